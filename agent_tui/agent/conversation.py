@@ -1,0 +1,100 @@
+"""The conversation: provider-neutral messages that serialise to JSON.
+
+Shaped like the Anthropic Messages API (content blocks), which maps losslessly to OpenAI Chat
+Completions: each provider module converts to its own wire format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    text: str
+    type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class ThinkingBlock:
+    text: str
+    signature: str = ""
+    type: Literal["thinking"] = "thinking"
+
+
+@dataclass(frozen=True)
+class ToolUseBlock:
+    id: str
+    name: str
+    input: dict[str, Any]
+    type: Literal["tool_use"] = "tool_use"
+
+
+@dataclass(frozen=True)
+class ToolResultBlock:
+    tool_use_id: str
+    content: str
+    is_error: bool = False
+    type: Literal["tool_result"] = "tool_result"
+
+
+Block = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
+_BLOCK_TYPES: dict[str, type[Any]] = {
+    "text": TextBlock,
+    "thinking": ThinkingBlock,
+    "tool_use": ToolUseBlock,
+    "tool_result": ToolResultBlock,
+}
+
+
+@dataclass
+class Message:
+    role: Literal["user", "assistant"]
+    content: list[Block] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    @property
+    def tool_uses(self) -> list[ToolUseBlock]:
+        return [b for b in self.content if isinstance(b, ToolUseBlock)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"role": self.role, "content": [asdict(b) for b in self.content]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Message:
+        blocks = [_BLOCK_TYPES[b["type"]](**b) for b in data["content"]]
+        return cls(role=data["role"], content=blocks)
+
+
+def user_text(text: str) -> Message:
+    return Message("user", [TextBlock(text)])
+
+
+@dataclass
+class Conversation:
+    """The trajectory of a session: the list of messages, in order."""
+
+    messages: list[Message] = field(default_factory=list)
+
+    def append(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def clear(self) -> None:
+        self.messages.clear()
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [m.to_dict() for m in self.messages]
+
+    @classmethod
+    def from_json(cls, data: list[dict[str, Any]]) -> Conversation:
+        return cls([Message.from_dict(m) for m in data])
+
+    def unanswered_tool_uses(self) -> list[ToolUseBlock]:
+        """Tool calls of the last assistant message with no result yet (after a cancel)."""
+        if not self.messages or self.messages[-1].role != "assistant":
+            return []
+        return self.messages[-1].tool_uses

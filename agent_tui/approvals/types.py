@@ -1,0 +1,58 @@
+"""Values the approval engine, the loop and the UIs exchange (no I/O here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Literal
+
+
+class Scope(str, Enum):
+    ONCE = "once"
+    SESSION = "session"
+    WORKSPACE = "workspace"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the policy decided before asking anyone.
+
+    Args:
+        action: ``allow`` runs the call, ``ask`` needs a Decision from the user, ``deny`` refuses.
+        step: the decision-order step that decided (``read_only``, ``deny_rule``, ``not_eligible``,
+            ``grant``, ``setting``, ``flag``, ``default``).
+        reason: a sentence for the tool card and stream-json, e.g. "allowed: rule `git status` in ~/.agentrc".
+    """
+
+    action: Literal["allow", "ask", "deny"]
+    step: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The user's answer to an approval question (modal, TTY prompt or headless policy).
+
+    Args:
+        allow: run the call or not.
+        scope: how long an allow lasts (ignored for a deny).
+        pattern: what the grant covers: a command prefix for run_in_terminal, a URL origin for
+            fetch_webpage, None for the whole tool.
+        reason: a deny's reason, sent to the model.
+        edited_input: the input the user edited before allowing (validated again by the loop).
+        by: who answered, for the tool card: "you", "policy", "--yolo".
+    """
+
+    allow: bool
+    scope: Scope = Scope.ONCE
+    pattern: str | None = None
+    reason: str = ""
+    edited_input: dict[str, Any] | None = None
+    by: str = "you"
+
+    def describe(self) -> str:
+        if not self.allow:
+            return f"denied by {self.by}" + (f": {self.reason}" if self.reason else "")
+        what = f" `{self.pattern}`" if self.pattern else ""
+        return f"allowed by {self.by}, {self.scope.value}{what}"

@@ -1,0 +1,79 @@
+"""The slash-command registry: one record drives completion, /help and dispatch.
+
+Built-ins, prompt files, participant commands and MCP prompts all register through ``register``.
+A handler returns a ``CommandResult``: text to show, a prompt to send to the model, or a UI action
+(the TUI carries out actions such as ``open_tool_picker``; headless refuses UI-only ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class CommandContext(Protocol):
+    """What a command handler may use; the TUI and headless runner each provide one."""
+
+    @property
+    def agent(self) -> Any: ...  # agent_tui.agent.loop.Agent
+
+    @property
+    def interactive(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What a command did.
+
+    Args:
+        message: Markdown to show the user (no model call), e.g. /help's table.
+        prompt: text to send to the model as this turn's request (prompt files, /explain ...).
+        action: a UI action name for the TUI ("clear", "new", "exit", "open_tool_picker",
+            "pick_model", "open_approvals", "trust"); headless reports UI-only actions as unavailable.
+        data: extra values for the action.
+    """
+
+    message: str = ""
+    prompt: str | None = None
+    action: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str  # without the slash: "help", "reset-confirmations", "mcp.everything.echo"
+    description: str
+    handler: Handler
+    args_hint: str = ""
+    source: str = "built-in"  # built-in | prompt-file | participant | mcp:<server> | user
+    participant: str = ""  # "" = global; "workspace" for `@workspace /explain`
+    interactive_only: bool = False
+
+
+class CommandRegistry:
+    def __init__(self) -> None:
+        self._commands: dict[tuple[str, str], SlashCommand] = {}
+
+    def register(self, command: SlashCommand) -> None:
+        self._commands[(command.participant, command.name)] = command
+
+    def unregister_source(self, source: str) -> None:
+        for key in [k for k, c in self._commands.items() if c.source == source]:
+            del self._commands[key]
+
+    def get(self, name: str, participant: str = "") -> SlashCommand | None:
+        return self._commands.get((participant, name))
+
+    def all(self, participant: str | None = None) -> list[SlashCommand]:
+        """Commands sorted by name; ``participant`` limits to one participant's ("" = global)."""
+        found = [
+            c for c in self._commands.values() if participant is None or c.participant == participant
+        ]
+        return sorted(found, key=lambda c: (c.participant, c.name))
+
+    def complete(self, prefix: str, participant: str = "") -> list[SlashCommand]:
+        return [c for c in self.all(participant) if c.name.startswith(prefix)]

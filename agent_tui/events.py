@@ -1,0 +1,183 @@
+"""The one event stream out of the agent (DESIGN §2).
+
+``Agent.run()`` yields these; the TUI and the headless runner are two consumers. A question to the
+user is an event carrying a future (``ApprovalRequested.decision``, ``RoundLimitHit.proceed``): the
+consumer resolves it, the loop awaits it. ``to_json()`` gives the stream-json line (futures left out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from agent_tui.approvals.types import Decision, Verdict
+from agent_tui.providers.base import Usage
+from agent_tui.tools.base import Prepared, ToolResult
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, asyncio.Future):
+        return None
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "value") and hasattr(value, "name"):  # Enum
+        return value.value
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        body = {
+            f.name: _jsonable(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if not isinstance(getattr(self, f.name), asyncio.Future)
+        }
+        return {"type": self.type, **body}
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    type: ClassVar[str] = "turn_started"
+    text: str
+    participant: str = ""
+    command: str = ""
+    references: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TextDelta(Event):
+    type: ClassVar[str] = "text_delta"
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta(Event):
+    type: ClassVar[str] = "thinking_delta"
+    text: str
+
+
+@dataclass(frozen=True)
+class AssistantMessage(Event):
+    """A round's complete assistant text (after its deltas)."""
+
+    type: ClassVar[str] = "assistant_message"
+    text: str
+    round: int
+
+
+@dataclass(frozen=True)
+class ToolCallStarted(Event):
+    """The model asked for a tool call; ``prepared`` is None when the input was invalid."""
+
+    type: ClassVar[str] = "tool_call_started"
+    call_id: str
+    name: str
+    input: dict[str, Any]
+    prepared: Prepared | None = None
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class ApprovalRequested(Event):
+    type: ClassVar[str] = "approval_requested"
+    call_id: str
+    name: str
+    input: dict[str, Any]
+    prepared: Prepared
+    verdict: Verdict
+    # Offered narrowing of a grant: a command prefix, a URL origin, or None (whole tool).
+    suggested_pattern: str | None = None
+    decision: asyncio.Future[Decision] = field(default_factory=asyncio.Future, compare=False)
+
+
+@dataclass(frozen=True)
+class ToolCallDecided(Event):
+    """How the call was approved or refused, for the tool card ("rule `git status`", "you, once")."""
+
+    type: ClassVar[str] = "tool_call_decided"
+    call_id: str
+    allowed: bool
+    step: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ToolOutputDelta(Event):
+    """Live output of a running tool (terminal tail); the final result still comes in ToolCallFinished."""
+
+    type: ClassVar[str] = "tool_output"
+    call_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallFinished(Event):
+    type: ClassVar[str] = "tool_call_finished"
+    call_id: str
+    name: str
+    result: ToolResult
+    past_tense_message: str = ""
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class UsageUpdated(Event):
+    type: ClassVar[str] = "usage"
+    usage: Usage  # this request
+    total: Usage  # the session so far
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something the user should see that is not an error: pruned context, a warning, a banner."""
+
+    type: ClassVar[str] = "notice"
+    text: str
+    level: str = "info"  # info | warning
+
+
+@dataclass(frozen=True)
+class ContextPruned(Event):
+    type: ClassVar[str] = "context_pruned"
+    dropped: tuple[str, ...]
+    shrunk: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundLimitHit(Event):
+    """The round limit was reached: resolve ``proceed`` with True to run more rounds."""
+
+    type: ClassVar[str] = "round_limit"
+    rounds: int
+    proceed: asyncio.Future[bool] = field(default_factory=asyncio.Future, compare=False)
+
+
+@dataclass(frozen=True)
+class ErrorEvent(Event):
+    type: ClassVar[str] = "error"
+    message: str
+    retryable: bool = False
+    partial_text: str = ""
+    exit_code: int = 1
+
+
+@dataclass(frozen=True)
+class TurnFinished(Event):
+    type: ClassVar[str] = "turn_finished"
+    text: str  # the final assistant text of the turn
+    stop_reason: str
+    rounds: int
+    usage: Usage
+    cancelled: bool = False

@@ -1,0 +1,88 @@
+"""The Provider protocol and the events every provider yields.
+
+A provider turns a :class:`ProviderRequest` into an async stream of :data:`ProviderEvent`. Each API
+has one pure reducer from its wire events (plain dicts) to these events, fed by either transport
+(httpx SSE, or the official SDK). Failures are raised as ``errors.ProviderError`` subclasses; a
+stream that breaks mid-way raises ``StreamInterrupted`` after yielding what arrived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from agent_tui.agent.conversation import Message
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as the model sees it."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ProviderRequest:
+    model: str
+    system: str
+    messages: list[Message]
+    tools: list[ToolSpec] = field(default_factory=list)
+    max_tokens: int = 8192
+    temperature: float | None = None
+    thinking_budget: int | None = None
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    text: str
+    signature: str = ""
+
+
+@dataclass(frozen=True)
+class ToolCallStart:
+    index: int
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolCallDelta:
+    index: int
+    arguments: str  # a fragment of the JSON arguments
+
+
+@dataclass(frozen=True)
+class ToolCallEnd:
+    index: int
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Stop:
+    reason: str  # "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | other
+
+
+ProviderEvent = TextDelta | ThinkingDelta | ToolCallStart | ToolCallDelta | ToolCallEnd | Usage | Stop
+
+
+class Provider(Protocol):
+    name: str
+
+    def stream(self, request: ProviderRequest) -> AsyncIterator[ProviderEvent]: ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,169 @@
+"""The tool contract (DESIGN §4): a manifest + a class with prepare() and invoke().
+
+A tool never prints; it returns a ToolResult or raises ToolError with a message that tells the model
+what to do next. Anything else escaping invoke() is a bug (the loop still reports it to the model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from agent_tui.errors import ToolError
+
+Kind = Literal["read", "edit", "execute", "fetch"]
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The static description of a tool: listed, picked and sent to the model without its code."""
+
+    name: str
+    display_name: str
+    tool_reference_name: str
+    user_description: str
+    model_description: str
+    input_schema: dict[str, Any]
+    kind: Kind
+    tags: tuple[str, ...] = ()
+    read_only_hint: bool = False
+    source: str = "built-in"  # "built-in", "mcp:<server>", "user"
+    title: str = ""
+
+    @property
+    def read_only(self) -> bool:
+        return self.kind == "read" or self.read_only_hint
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, source: str = "built-in") -> Manifest:
+        return cls(
+            name=data["name"],
+            display_name=data.get("displayName", data["name"]),
+            tool_reference_name=data.get("toolReferenceName", data["name"]),
+            user_description=data.get("userDescription", ""),
+            model_description=data["modelDescription"],
+            input_schema=data["inputSchema"],
+            kind=data["kind"],
+            tags=tuple(data.get("tags", ())),
+            read_only_hint=bool(data.get("annotations", {}).get("readOnlyHint", False)),
+            source=source,
+            title=data.get("title", ""),
+        )
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """What the approval modal shows: a title and a Markdown message (diff, command, URLs)."""
+
+    title: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Prepared:
+    invocation_message: str  # "Reading src/app.py"
+    past_tense_message: str  # "Read src/app.py, lines 1–120"
+    confirmation: Confirmation | None = None
+    # Paths the call will touch and URLs it will fetch, for the approval rules (resolved, absolute).
+    paths: tuple[Path, ...] = ()
+    urls: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What goes back to the model (``content``) and what the UI may show besides (``display``)."""
+
+    content: str
+    is_error: bool = False
+    display: str | None = None  # e.g. a diff for an edit card; None = show content
+    data: dict[str, Any] = field(default_factory=dict)  # structured extras (terminal_id, exit_code, log path)
+
+
+@dataclass
+class FileStamp:
+    """What the agent last saw of a file: to refuse clobbering a file changed on disk since."""
+
+    mtime_ns: int
+    size: int
+
+
+@dataclass
+class SessionState:
+    """State the tools share within one session (not persisted)."""
+
+    file_stamps: dict[Path, FileStamp] = field(default_factory=dict)
+    cwd: Path | None = None  # run_in_terminal's working directory; a `cd` persists between calls
+    last_command: dict[str, Any] | None = None  # {command, output, exit_code} for #terminalLastCommand
+    extras: dict[str, Any] = field(default_factory=dict)  # per-tool state (terminal manager, ...)
+
+    def remember(self, path: Path) -> None:
+        st = path.stat()
+        self.file_stamps[path] = FileStamp(st.st_mtime_ns, st.st_size)
+
+    def changed_since_seen(self, path: Path) -> bool | None:
+        """None: never seen; False: unchanged; True: changed on disk since the agent saw it."""
+        stamp = self.file_stamps.get(path)
+        if stamp is None:
+            return None
+        st = path.stat()
+        return (st.st_mtime_ns, st.st_size) != (stamp.mtime_ns, stamp.size)
+
+
+@dataclass
+class ToolContext:
+    """What a tool may use while it runs."""
+
+    workspace: Path
+    session: SessionState
+    config: Any = None  # agent_tui.config.Config
+    # Live output for the UI (terminal tail): called with text chunks; never affects the result.
+    on_output: Callable[[str], None] | None = None
+
+    def resolve(self, path: str) -> Path:
+        """Resolve a workspace-relative or absolute path, refusing anything outside the workspace.
+
+        Raises:
+            ToolError: the path is empty or resolves (via ``..``, an absolute path or a symlink)
+                outside the workspace.
+        """
+        if not isinstance(path, str) or not path.strip():
+            raise ToolError("`path` is empty: give a path relative to the workspace root.")
+        root = self.workspace.resolve()
+        candidate = Path(path).expanduser()
+        full = (candidate if candidate.is_absolute() else root / candidate).resolve()
+        if full != root and root not in full.parents:
+            raise ToolError(
+                f"{path} is outside the workspace ({root}); only paths inside it can be used."
+            )
+        return full
+
+    def relative(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.workspace.resolve()).as_posix() or "."
+        except ValueError:
+            return str(path)
+
+
+class Tool(Protocol):
+    manifest: Manifest
+
+    def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared: ...
+
+    async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult: ...
+
+
+class BaseTool:
+    """Convenience base: holds the manifest. Subclasses set ``name`` and implement the two methods."""
+
+    name: str = ""
+
+    def __init__(self, manifest: Manifest) -> None:
+        self.manifest = manifest
+
+    def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        raise NotImplementedError
+
+    async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        raise NotImplementedError
