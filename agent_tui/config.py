@@ -184,8 +184,14 @@ def load_config(
                     ignored.append(key)
                     layer = {k: v for k, v in layer.items() if k != key}
         merged = _merge(merged, layer)
-    merged = _merge(merged, _env_layer(env))
-    merged = _merge(merged, cli or {})
+    for layer in (_env_layer(env), cli or {}):
+        chosen = layer.get("model", {}).get("provider")
+        if chosen and chosen != merged.get("model", {}).get("provider", chosen):
+            # Switching provider: the lower layers' model name, URL and key variable belonged
+            # to the other API, so fall back to the new provider's defaults for them.
+            for key in ("name", "base_url", "api_key_env"):
+                merged["model"].pop(key, None)
+        merged = _merge(merged, layer)
     _validate(merged, "command line and environment")
     models = {
         alias: model_config(section, env) for alias, section in merged.get("models", {}).items()

@@ -83,6 +83,18 @@ class Conversation:
     def append(self, message: Message) -> None:
         self.messages.append(message)
 
+    def append_user(self, message: Message) -> None:
+        """Append a user message, merging into a trailing user message.
+
+        After an error or cancel the conversation may end on a user message (tool results); two
+        user messages in a row would be merged by the API anyway, so keep them as one here.
+        """
+        last = self.messages[-1] if self.messages else None
+        if last is not None and last.role == "user":
+            last.content.extend(message.content)
+        else:
+            self.messages.append(message)
+
     def clear(self) -> None:
         self.messages.clear()
 

@@ -1,0 +1,101 @@
+"""Turn a round's ProviderEvents into an assistant Message (text, thinking, tool calls).
+
+Tool-call arguments arrive as JSON fragments; they are parsed once the call ends. Arguments that
+are not valid JSON are kept raw so the loop can tell the model exactly what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_tui.agent.conversation import Block, Message, TextBlock, ThinkingBlock, ToolUseBlock
+from agent_tui.providers import base as p
+
+
+@dataclass
+class PendingCall:
+    id: str
+    name: str
+    arguments: str = ""
+
+
+@dataclass
+class RawCall:
+    """A finished tool call: ``input`` is None when the arguments could not be parsed."""
+
+    id: str
+    name: str
+    input: dict[str, Any] | None
+    arguments: str
+    error: str = ""
+
+
+def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str]:
+    """Parse tool-call arguments, repairing JSON that arrives as a string inside JSON.
+
+    Returns:
+        (input, "") on success; (None, reason) when the arguments are unusable.
+    """
+    if not raw.strip():
+        return {}, ""
+    try:
+        value: Any = json.loads(raw)
+        # Some models double-encode: "{\"path\": \"a.py\"}". Unwrap one level.
+        if isinstance(value, str):
+            value = json.loads(value)
+    except json.JSONDecodeError as exc:
+        return None, f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})"
+    if not isinstance(value, dict):
+        return None, f"the arguments must be a JSON object, got {type(value).__name__}"
+    return value, ""
+
+
+@dataclass
+class RoundAssembler:
+    text: list[str] = field(default_factory=list)
+    thinking: list[str] = field(default_factory=list)
+    signature: str = ""
+    calls: dict[int, PendingCall] = field(default_factory=dict)
+    usage: p.Usage = field(default_factory=p.Usage)
+    stop_reason: str = ""
+
+    def feed(self, event: p.ProviderEvent) -> None:
+        if isinstance(event, p.TextDelta):
+            self.text.append(event.text)
+        elif isinstance(event, p.ThinkingDelta):
+            self.thinking.append(event.text)
+            self.signature = event.signature or self.signature
+        elif isinstance(event, p.ToolCallStart):
+            self.calls[event.index] = PendingCall(event.id, event.name)
+        elif isinstance(event, p.ToolCallDelta):
+            if event.index in self.calls:
+                self.calls[event.index].arguments += event.arguments
+        elif isinstance(event, p.Usage):
+            self.usage = event
+        elif isinstance(event, p.Stop):
+            self.stop_reason = event.reason
+
+    @property
+    def partial_text(self) -> str:
+        return "".join(self.text)
+
+    def finished_calls(self) -> list[RawCall]:
+        out = []
+        for index in sorted(self.calls):
+            call = self.calls[index]
+            parsed, error = parse_arguments(call.arguments)
+            out.append(RawCall(call.id, call.name, parsed, call.arguments, error))
+        return out
+
+    def message(self, calls: list[RawCall] | None = None) -> Message:
+        """The assistant message; ``calls`` None drops tool calls (a cut or cancelled stream)."""
+        blocks: list[Block] = []
+        if self.thinking:
+            blocks.append(ThinkingBlock("".join(self.thinking), self.signature))
+        if self.text:
+            blocks.append(TextBlock(self.partial_text))
+        for call in calls or []:
+            blocks.append(ToolUseBlock(call.id, call.name, call.input or {}))
+        return Message("assistant", blocks)

@@ -1,0 +1,193 @@
+"""One round's tool calls: validate -> prepare -> approve -> invoke (DESIGN §2, §5).
+
+Every call ends with a ToolResult the model sees, whatever happens: an unknown tool, invalid input,
+a denial, a ToolError or a bug in a tool. Approvals are asked one at a time in call order; approved
+read-only calls then run concurrently and the rest one after another, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from agent_tui import events as ev
+from agent_tui.agent.assemble import RawCall
+from agent_tui.approvals.types import Decision
+from agent_tui.errors import AgentError, ToolError
+from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import AgentDeps
+
+logger = logging.getLogger(__name__)
+Emit = Callable[[ev.Event], None]
+
+
+@dataclass
+class _Approved:
+    call: RawCall
+    tool: Tool
+    manifest: Manifest
+    input: dict[str, Any]
+    prepared: Prepared
+
+
+class _Validators:
+    """jsonschema validators per tool, built once; jsonschema is imported on first use."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Any] = {}
+
+    def errors(self, manifest: Manifest, value: dict[str, Any]) -> list[str]:
+        validator = self._cache.get(manifest.name)
+        if validator is None:
+            import jsonschema
+
+            cls = jsonschema.validators.validator_for(manifest.input_schema)
+            validator = cls(manifest.input_schema)
+            self._cache[manifest.name] = validator
+        found = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+        return [
+            f"{'.'.join(str(p) for p in e.absolute_path) or 'input'}: {e.message}" for e in found
+        ]
+
+
+VALIDATORS = _Validators()
+
+
+def error_result(message: str) -> ToolResult:
+    return ToolResult(content=message, is_error=True)
+
+
+def denial_result(decision: Decision) -> ToolResult:
+    text = "The user declined to run this tool call."
+    if decision.reason:
+        text += f" Their reason: {decision.reason}"
+    text += " Do not retry the same call; change your approach or ask the user."
+    return error_result(text)
+
+
+class CallProcessor:
+    """Runs one round's tool calls, reporting every step as events through ``emit``."""
+
+    def __init__(self, deps: AgentDeps, allowed: Iterable[str] | None, emit: Emit) -> None:
+        self.deps = deps
+        self.allowed = set(allowed) if allowed is not None else None
+        self.emit = emit
+        self.results: dict[str, ToolResult] = {}
+
+    def _context(self, call_id: str) -> ToolContext:
+        def on_output(text: str) -> None:
+            self.emit(ev.ToolOutputDelta(call_id, text))
+
+        return ToolContext(
+            self.deps.workspace, self.deps.session, self.deps.config, on_output=on_output
+        )
+
+    def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:
+        self.results[call.id] = result
+        duration = time.monotonic() - t0 if t0 else 0.0
+        self.emit(ev.ToolCallFinished(call.id, call.name, result, past, duration))
+
+    def _offered(self, name: str) -> bool:
+        tools = self.deps.tools
+        if name not in tools or name in tools.disabled:
+            return False
+        return self.allowed is None or name in self.allowed
+
+    def _check(self, call: RawCall, value: dict[str, Any]) -> tuple[Tool, Prepared]:
+        """Validate and prepare; raises ToolError with the message for the model."""
+        manifest = self.deps.tools.manifest(call.name)
+        problems = VALIDATORS.errors(manifest, value)
+        if problems:
+            raise ToolError(
+                "Invalid input for " + call.name + ": " + "; ".join(problems[:5])
+                + ". Fix the arguments to match the tool's input schema and call it again."
+            )
+        tool = self.deps.tools.get(call.name)
+        return tool, tool.prepare(value, self._context(call.id))
+
+    async def _approve(self, call: RawCall) -> _Approved | None:
+        if call.input is None:
+            self.emit(ev.ToolCallStarted(call.id, call.name, {}, None))
+            self._finish(call, error_result(f"Tool call {call.name} failed: {call.error}. "
+                                            "Send the arguments as one JSON object."))
+            return None
+        if not self._offered(call.name):
+            self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None))
+            offered = ", ".join(m.name for m in self.deps.tools.enabled(self.allowed))
+            self._finish(call, error_result(
+                f"There is no tool named {call.name!r} available now. Available tools: {offered}."
+            ))
+            return None
+        manifest = self.deps.tools.manifest(call.name)
+        try:
+            tool, prepared = self._check(call, call.input)
+        except ToolError as exc:
+            self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None, manifest.kind))
+            self._finish(call, error_result(str(exc)))
+            return None
+        self.emit(ev.ToolCallStarted(call.id, call.name, call.input, prepared, manifest.kind))
+        value = call.input
+        approvals = self.deps.approvals
+        verdict = approvals.decide(manifest, value, prepared)
+        if verdict.action == "allow":
+            self.emit(ev.ToolCallDecided(call.id, True, verdict.step, verdict.reason))
+            return _Approved(call, tool, manifest, value, prepared)
+        if verdict.action == "deny":
+            self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
+            self._finish(call, error_result(f"This call is not allowed: {verdict.reason}"))
+            return None
+        future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        self.emit(ev.ApprovalRequested(
+            call.id, call.name, value, prepared, verdict,
+            approvals.suggest_pattern(manifest, value), future,
+        ))
+        decision = await future  # an AgentError here (e.g. ApprovalRequired) ends the turn
+        if decision.allow and decision.edited_input is not None:
+            value = decision.edited_input
+            try:
+                tool, prepared = self._check(call, value)
+            except ToolError as exc:
+                self.emit(ev.ToolCallDecided(call.id, False, "edited", "edited input is invalid"))
+                self._finish(call, error_result(f"The user's edited input was rejected: {exc}"))
+                return None
+        approvals.record(manifest, value, decision)
+        self.emit(ev.ToolCallDecided(call.id, decision.allow, "user", decision.describe()))
+        if not decision.allow:
+            self._finish(call, denial_result(decision))
+            return None
+        return _Approved(replace(call, input=value), tool, manifest, value, prepared)
+
+    async def _invoke(self, item: _Approved) -> None:
+        t0 = time.monotonic()
+        try:
+            result = await item.tool.invoke(item.input, self._context(item.call.id))
+        except ToolError as exc:
+            result = error_result(str(exc))
+        except AgentError as exc:
+            result = error_result(f"{item.call.name} failed: {exc}")
+        except Exception as exc:  # a bug in a tool must not end the turn; the model is told
+            logger.exception("tool %s crashed", item.call.name)
+            result = error_result(f"{item.call.name} crashed with an internal error: "
+                                  f"{type(exc).__name__}: {exc}")
+        self._finish(item.call, result, item.prepared.past_tense_message, t0)
+
+    async def run(self, calls: list[RawCall]) -> list[RawCall]:
+        """Process every call; returns the calls as run (edited input replaces the model's)."""
+        approved: list[_Approved] = []
+        for call in calls:
+            item = await self._approve(call)
+            if item is not None:
+                approved.append(item)
+        readers = [a for a in approved if a.manifest.read_only]
+        writers = [a for a in approved if not a.manifest.read_only]
+        await asyncio.gather(*(self._invoke(a) for a in readers))
+        for item in writers:
+            await self._invoke(item)
+        edited = {a.call.id: a.call for a in approved}
+        return [edited.get(c.id, c) for c in calls]

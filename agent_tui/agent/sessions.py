@@ -1,0 +1,44 @@
+"""Saved conversations: state_dir()/sessions/<id>.json (DESIGN §9). Never in the workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from agent_tui.agent.conversation import Conversation
+from agent_tui.paths import state_dir
+
+
+def new_session_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+
+
+def session_path(session_id: str) -> Path:
+    folder = state_dir() / "sessions"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{session_id}.json"
+
+
+def save_session(session_id: str, workspace: Path, model: str, conversation: Conversation) -> Path:
+    """Write the conversation atomically (a crash mid-write never leaves half a file)."""
+    path = session_path(session_id)
+    body: dict[str, Any] = {
+        "id": session_id,
+        "workspace": str(workspace.resolve()),
+        "model": model,
+        "saved_at": time.time(),
+        "messages": conversation.to_json(),
+    }
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def load_session(session_id: str) -> Conversation:
+    data = json.loads(session_path(session_id).read_text(encoding="utf-8"))
+    return Conversation.from_json(data["messages"])

@@ -1,0 +1,343 @@
+"""The approval decision order (DESIGN §5). The first step that matches decides:
+
+1. ``disabled``      the tool is disabled (``tools.disabled`` / the picker) -> deny
+2. ``read_only``     a read-only tool on paths inside the workspace -> allow
+   ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
+3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
+                     command line we cannot parse, a redirection writing outside the workspace -> ask
+   ``flag``          ``--allow-tool NAME`` -> allow
+4. ``not_eligible``  ``tools.eligible_for_auto_approval.NAME = false`` -> ask
+5. ``grant``         a session, workspace or always grant covers the call -> allow
+6. ``setting``       ``tools.auto_approve``, terminal rules (on every sub-command), URL patterns,
+                     edit globs cover the call -> allow
+7. ``default``       -> ask
+
+Flags: ``--yolo`` is "approve everything" (as VS Code's global auto-approve): it overrides deny rules
+and eligibility alike, but never enables a disabled tool. ``--allow-tool NAME`` names one tool on the
+command line, so it beats that tool's ``eligible_for_auto_approval = false`` from a file (the later,
+more specific layer wins), but not the deny rules, which are about what a call touches.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_tui.approvals.grants import ApprovalGrant, GrantStore
+from agent_tui.approvals.rules import (
+    TerminalRule,
+    UrlPattern,
+    glob_matches,
+    sensitive_match,
+)
+from agent_tui.approvals.shell import ParsedCommand, parse_command
+from agent_tui.approvals.sources import SettingSources
+from agent_tui.approvals.suggest import suggest_for
+from agent_tui.approvals.types import Decision, Scope, Verdict
+from agent_tui.config import Config
+from agent_tui.errors import ConfigError
+from agent_tui.tools.base import Manifest, Prepared
+
+TERMINAL_TOOL = "run_in_terminal"
+Matcher = Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What one tool call touches, worked out once per decision."""
+
+    manifest: Manifest
+    relative: tuple[str, ...]  # workspace-relative posix paths
+    outside: tuple[str, ...]  # absolute paths outside the workspace
+    urls: tuple[str, ...]
+    command: str | None
+    parsed: ParsedCommand | None
+
+    def items(self) -> tuple[str, ...]:
+        """The things a pattern must cover: sub-commands, URLs or edited paths."""
+        if self.command is not None:
+            return tuple(c.text for c in self.parsed.commands) if self.parsed else ()
+        if self.manifest.kind == "fetch":
+            return self.urls
+        if self.manifest.kind == "edit":
+            return self.relative
+        return ()
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: str
+    allow: bool
+    matches: Matcher
+    where: str
+
+
+class ApprovalEngine:
+    """Decides whether a tool call runs, asks, or is refused; remembers the user's grants.
+
+    Args:
+        config: the loaded config (a workspace's trust-gated keys already dropped if untrusted).
+        workspace: the workspace root.
+        allow_tools: ``--allow-tool`` names.
+        yolo: ``--yolo``.
+        state_dir: where grants are stored (default: ``paths.state_dir()``).
+
+    Raises:
+        ConfigError: a terminal ``/regex/`` rule or a URL pattern cannot be parsed.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        workspace: Path,
+        *,
+        allow_tools: Iterable[str] = (),
+        yolo: bool = False,
+        state_dir: Path | None = None,
+    ) -> None:
+        self.config = config
+        self.workspace = Path(os.path.realpath(workspace))
+        self.allow_tools = set(allow_tools)
+        self.yolo = yolo
+        self.grants = GrantStore(self.workspace, state_dir)
+        # The tool picker updates this set; it starts from `tools.disabled`.
+        self.disabled: set[str] = set(config.section("tools", "disabled") or ())
+        self._sources = SettingSources(config)
+        self._auto_approve = bool(config.section("tools", "auto_approve"))
+        self._eligible: dict[str, bool] = dict(
+            config.section("tools", "eligible_for_auto_approval") or {}
+        )
+        self._terminal = self._terminal_rules()
+        self._urls = self._url_rules()
+        self._edits = [
+            _Rule(glob, allow, _glob_matcher(glob), self._sources.where("tools", "edits", "auto_approve", glob))
+            for glob, allow in (config.section("tools", "edits", "auto_approve") or {}).items()
+        ]  # fmt: skip
+
+    # --- public interface ---------------------------------------------------------------------
+
+    def decide(self, manifest: Manifest, input: dict[str, Any], prepared: Prepared) -> Verdict:
+        """Run the decision order on one call (see the module docstring)."""
+        call = self._describe(manifest, input, prepared)
+        name = manifest.name
+        if name in self.disabled:
+            return Verdict("deny", "disabled", f"denied: {name} is disabled")
+        if manifest.read_only and not call.outside and manifest.name != TERMINAL_TOOL:
+            return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
+        if self.yolo:
+            return Verdict("allow", "flag", "allowed: --yolo")
+        denied = self._deny_rule(call)
+        if denied:
+            return Verdict("ask", "deny_rule", f"asked: {denied}")
+        if name in self.allow_tools:
+            return Verdict("allow", "flag", f"allowed: --allow-tool {name}")
+        if self._eligible.get(name) is False:
+            where = self._sources.where("tools", "eligible_for_auto_approval", name)
+            return Verdict(
+                "ask",
+                "not_eligible",
+                f"asked: {name} is not eligible for auto-approval "
+                f"(tools.eligible_for_auto_approval in {where})",
+            )
+        return self._remembered_or_setting(call) or Verdict(
+            "ask", "default", f"asked: {self._uncovered_reason(call)}"
+        )
+
+    def suggest_pattern(self, manifest: Manifest, input: dict[str, Any]) -> str | None:
+        """What a session/workspace/always grant should cover; several patterns one per line.
+
+        ``run_in_terminal``: a prefix per sub-command not yet allowed (``git status``, ``npm
+        test``; the exact command as ``/^…$/`` for destructive ones such as ``rm``); fetch tools:
+        the origins of URLs not yet allowed; other tools: None (the whole tool).
+        """
+        call = self._describe(manifest, input, Prepared("", ""))
+        if call.command is None and manifest.kind != "fetch":
+            return None
+        items = call.items()
+        # Fully covered calls are asked only for a deny rule; still offer a narrow pattern, never
+        # None, which would grant the whole tool.
+        uncovered = [i for i in items if not self._item_covered(call, i)] or list(items)
+        return suggest_for(call.command, call.parsed, uncovered, fetch=manifest.kind == "fetch")
+
+    def record(self, manifest: Manifest, input: dict[str, Any], decision: Decision) -> None:
+        """Remember an allow with a lasting scope (one grant per line of ``decision.pattern``).
+
+        Raises:
+            OSError, filelock.Timeout: a persisted grant could not be written.
+        """
+        if not decision.allow or decision.scope is Scope.ONCE:
+            return
+        patterns = [p.strip() for p in (decision.pattern or "").splitlines() if p.strip()]
+        for pattern in patterns or [None]:
+            self.grants.add(decision.scope, manifest.name, pattern)
+
+    def reset(self, scope: str) -> list[ApprovalGrant]:
+        """Forget grants (``session|workspace|always|all``); returns what was forgotten."""
+        return self.grants.reset(scope)
+
+    def warnings(self) -> list[str]:
+        """Things to tell the user once at start-up (the UIs show them as notices)."""
+        notes = []
+        if self.yolo:
+            notes.append("--yolo: every tool call runs without asking, including denied rules.")
+        if self.config.ignored_untrusted:
+            keys = ", ".join(f"[{k}]" for k in self.config.ignored_untrusted)
+            notes.append(
+                f"This folder's .agentrc sets {keys}, ignored because the folder is not trusted "
+                "(use /trust or --trust)."
+            )
+        return notes
+
+    # --- steps --------------------------------------------------------------------------------
+
+    def _deny_rule(self, call: _Call) -> str | None:
+        if call.outside:
+            return f"{call.outside[0]} is outside the workspace"
+        if not call.manifest.read_only:
+            for rel in call.relative:
+                glob = sensitive_match(rel)
+                if glob:
+                    return f"{rel} is a protected path (`{glob}`)"
+        if call.command is not None:
+            return self._terminal_deny(call)
+        rules = self._urls if call.manifest.kind == "fetch" else self._edits
+        if call.manifest.kind in ("fetch", "edit"):
+            for item in call.items():
+                rule = next((r for r in rules if not r.allow and r.matches(item)), None)
+                if rule:
+                    return f"rule `{rule.pattern}` = false in {rule.where} matches {item}"
+        return None
+
+    def _terminal_deny(self, call: _Call) -> str | None:
+        if call.parsed is None:
+            return "the command line could not be parsed, so its parts cannot be checked"
+        for sub in call.parsed.commands:
+            rule = next((r for r in self._terminal if not r.allow and r.matches(sub.text)), None)
+            if rule:
+                return f"rule `{rule.pattern}` = false in {rule.where} matches `{sub.text}`"
+        changes_dir = any(c.words and c.words[0] in ("cd", "pushd") for c in call.parsed.commands)
+        for target in call.parsed.writes:
+            problem = self._write_problem(target, changes_dir)
+            if problem:
+                return f"the command writes to {target}, {problem}"
+        return None
+
+    def _write_problem(self, target: str, changes_dir: bool) -> str | None:
+        if any(ch in target for ch in "$`*?[") or (
+            changes_dir and not target.startswith(("/", "~"))
+        ):
+            return "a path only known when it runs"
+        full = Path(os.path.realpath(self.workspace / os.path.expanduser(target)))
+        if full != self.workspace and self.workspace not in full.parents:
+            return "outside the workspace"
+        glob = sensitive_match(full.relative_to(self.workspace).as_posix())
+        return f"a protected path (`{glob}`)" if glob else None
+
+    def _remembered_or_setting(self, call: _Call) -> Verdict | None:
+        name = call.manifest.name
+        grants = self.grants.for_tool(name)
+        whole = next((g for g in grants if g.pattern is None), None)
+        if whole:
+            return Verdict("allow", "grant", f"allowed: {name} granted {_grant_scope(whole)}")
+        items = call.items()
+        sources = [self._item_source(call, item, grants) for item in items]
+        if items and all(sources):
+            used = list(dict.fromkeys(s for s in sources if s))
+            step = "grant" if all(s.startswith("granted") for s in used) else "setting"
+            return Verdict("allow", step, "allowed: " + "; ".join(used))
+        if self._auto_approve:
+            where = self._sources.where("tools", "auto_approve")
+            return Verdict("allow", "setting", f"allowed: tools.auto_approve = true in {where}")
+        return None
+
+    def _item_source(self, call: _Call, item: str, grants: list[ApprovalGrant]) -> str | None:
+        for grant in grants:
+            if grant.pattern is not None and self._grant_matcher(call, grant.pattern)(item):
+                return f"granted {_grant_scope(grant)} (`{grant.pattern}`)"
+        for rule in self._rules_for(call):
+            if rule.allow and rule.matches(item):
+                return f"rule `{rule.pattern}` in {rule.where}"
+        return None
+
+    def _item_covered(self, call: _Call, item: str) -> bool:
+        return self._item_source(call, item, self.grants.for_tool(call.manifest.name)) is not None
+
+    def _uncovered_reason(self, call: _Call) -> str:
+        grants = self.grants.for_tool(call.manifest.name)
+        missing = [i for i in call.items() if self._item_source(call, i, grants) is None]
+        if call.command is not None and missing:
+            return f"`{missing[0]}` matches no terminal rule or grant"
+        if missing:
+            return f"{missing[0]} matches no rule or grant"
+        return f"{call.manifest.name} needs approval"
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _describe(self, manifest: Manifest, input: dict[str, Any], prepared: Prepared) -> _Call:
+        relative, outside = [], []
+        for path in prepared.paths:
+            full = Path(os.path.realpath(self.workspace / path))
+            if full == self.workspace or self.workspace in full.parents:
+                relative.append(full.relative_to(self.workspace).as_posix() or ".")
+            else:
+                outside.append(str(full))
+        urls = prepared.urls or tuple(u for u in input.get("urls") or () if isinstance(u, str))
+        command = input.get("command") if manifest.name == TERMINAL_TOOL else None
+        if manifest.name == TERMINAL_TOOL and not isinstance(command, str):
+            command = ""
+        parsed = parse_command(command) if command is not None else None
+        return _Call(manifest, tuple(relative), tuple(outside), tuple(urls), command, parsed)
+
+    def _rules_for(self, call: _Call) -> list[_Rule]:
+        if call.command is not None:
+            return self._terminal
+        return {"fetch": self._urls, "edit": self._edits}.get(call.manifest.kind, [])
+
+    def _grant_matcher(self, call: _Call, pattern: str) -> Matcher:
+        if call.command is not None:
+            return TerminalRule.parse(pattern, True).matches
+        if call.manifest.kind == "fetch":
+            url = UrlPattern.parse(pattern)
+            return url.matches if url else (lambda _item: False)
+        if call.manifest.kind == "edit":
+            return _glob_matcher(pattern)
+        return lambda _item: False
+
+    def _terminal_rules(self) -> list[_Rule]:
+        rules = []
+        for pattern, allow in (
+            self.config.section("tools", "terminal", "auto_approve") or {}
+        ).items():
+            where = self._sources.where("tools", "terminal", "auto_approve", pattern)
+            rule = TerminalRule.parse(pattern, allow, source=where)
+            rules.append(_Rule(pattern, allow, rule.matches, where))
+        return rules
+
+    def _url_rules(self) -> list[_Rule]:
+        rules = []
+        for pattern, allow in (self.config.section("tools", "urls", "auto_approve") or {}).items():
+            where = self._sources.where("tools", "urls", "auto_approve", pattern)
+            url = UrlPattern.parse(pattern)
+            if url is None:
+                raise ConfigError(
+                    f"{pattern!r} is not a URL pattern (scheme://host/path*)",
+                    file=where,
+                    key="tools.urls.auto_approve",
+                )
+            rules.append(_Rule(pattern, allow, url.matches, where))
+        return rules
+
+
+def _glob_matcher(glob: str) -> Matcher:
+    return lambda relative: glob_matches(glob, relative)
+
+
+def _grant_scope(grant: ApprovalGrant) -> str:
+    return {
+        Scope.SESSION: "for this session",
+        Scope.WORKSPACE: "for this workspace",
+        Scope.ALWAYS: "always",
+    }.get(grant.scope, grant.scope.value)

@@ -1,0 +1,163 @@
+"""Entry point: parse args -> load config -> run_tui | run_headless (DESIGN §1).
+
+Imports stay lazy: ``agent-tui --version`` must not pay for httpx, jsonschema or textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from agent_tui import __version__
+
+NO_KEY_HELP = (
+    "no API key: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or point at a local "
+    "OpenAI-compatible server with --provider openai --base-url http://localhost:11434/v1 "
+    "(see README: Models)"
+)
+DEMO_BANNER = (
+    "demo model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or run a local server — see README"
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agent-tui",
+        description="A terminal coding agent. With no -p, opens the chat app in this folder.",
+    )
+    add = parser.add_argument
+    add("--version", action="version", version=f"agent-tui {__version__}")
+    add("-p", "--prompt", help="run one request without the app and print the answer")
+    add("--output-format", choices=["text", "json", "stream-json"], default="text",
+        help="with -p: text (default), one json object, or one json object per event")
+    add("--model", help="model name, e.g. claude-sonnet-4-5 or gpt-4.1")
+    add("--provider", choices=["anthropic", "openai", "scripted"], help="model API")
+    add("--base-url", help="API base URL (OpenAI-style includes /v1)")
+    add("--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK")
+    add("--script", type=Path, help="replay a script of model turns (the scripted provider)")
+    add("--record", type=Path, help="write the model's turns to FILE as a replayable script")
+    add("--max-turns", type=int, metavar="N", help="round limit for one request (default 25)")
+    add("--on-approval", choices=["ask", "deny", "fail"],
+        help="with -p: when a tool needs approval (default: ask on a TTY, deny otherwise)")
+    add("--allow-tool", action="append", default=[], metavar="NAME",
+        help="approve this tool without asking (repeatable)")
+    add("--yolo", action="store_true", help="approve every tool call without asking")
+    add("--trust", action="store_true",
+        help="apply this workspace's trust-gated .agentrc settings for this run")
+    add("-C", "--workspace", type=Path, default=None, help="workspace folder (default: cwd)")
+    add("--reset-tool-confirmations", nargs="?", const="all", metavar="SCOPE",
+        choices=["session", "workspace", "always", "all"],
+        help="forget remembered approvals: session, workspace, always or all (default)")
+    add("--list-approvals", action="store_true", help="list remembered approvals")
+    add("--revoke-approval", metavar="ID", help="revoke one remembered approval")
+    return parser
+
+
+def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
+    model: dict[str, Any] = {}
+    if args.script is not None:
+        model.update(provider="scripted", script=str(args.script.resolve()))
+    for key, value in (("provider", args.provider), ("name", args.model),
+                       ("base_url", args.base_url), ("transport", args.transport)):
+        if value is not None:
+            model[key] = value
+    layer: dict[str, Any] = {"model": model} if model else {}
+    if args.max_turns is not None:
+        layer["agent"] = {"max_rounds": args.max_turns}
+    return layer
+
+
+def _needs_key(config: Any) -> bool:
+    from agent_tui.config import PROVIDER_DEFAULTS
+
+    model = config.model
+    if model.provider == "scripted" or model.api_key():
+        return False
+    # A local OpenAI-compatible server usually needs no key.
+    return model.base_url.rstrip("/") == PROVIDER_DEFAULTS[model.provider]["base_url"]
+
+
+def _piped_stdin() -> str | None:
+    """Read stdin only when it is a pipe or a file: an inherited terminal or socket could
+    block forever (a headless run must never wait for input that cannot come)."""
+    try:
+        mode = stat.S_IFMT(os.fstat(sys.stdin.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):
+        return None
+    if mode not in (stat.S_IFIFO, stat.S_IFREG):
+        return None
+    return sys.stdin.read()
+
+
+def _approval_command(args: argparse.Namespace, workspace: Path) -> int | None:
+    if not (args.reset_tool_confirmations or args.list_approvals or args.revoke_approval):
+        return None
+    from agent_tui.approvals import cli_cmds
+
+    if args.reset_tool_confirmations:
+        return cli_cmds.reset_command(args.reset_tool_confirmations, workspace)
+    if args.revoke_approval:
+        return cli_cmds.revoke_command(args.revoke_approval, workspace)
+    return cli_cmds.list_command(workspace)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from agent_tui.errors import AgentError
+
+    try:
+        return _run(args)
+    except AgentError as exc:
+        sys.stderr.write(f"agent-tui: {exc}\n")
+        return exc.exit_code
+
+
+def _run(args: argparse.Namespace) -> int:
+    from agent_tui.approvals.trust import is_trusted
+    from agent_tui.config import load_config
+    from agent_tui.errors import UsageError
+
+    workspace = (args.workspace or Path.cwd()).resolve()
+    if not workspace.is_dir():
+        raise UsageError(f"workspace {workspace} is not a folder")
+    handled = _approval_command(args, workspace)
+    if handled is not None:
+        return handled
+    headless = args.prompt is not None
+    trusted = args.trust or is_trusted(workspace)
+    config = load_config(workspace, cli=_cli_layer(args), trusted=trusted)
+    banner = None
+    if _needs_key(config):
+        if headless:
+            raise UsageError(NO_KEY_HELP)
+        from agent_tui.config import model_config
+        from agent_tui.resources import data_dir
+
+        demo = {"provider": "scripted", "script": str(data_dir("prompts") / "demo.json")}
+        config = dataclasses.replace(config, model=model_config(demo, {}))
+        banner = DEMO_BANNER
+    if args.yolo:
+        sys.stderr.write("warning: --yolo approves every tool call without asking\n")
+    from agent_tui.build import build_agent
+
+    agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
+    if headless:
+        if config.ignored_untrusted:
+            sys.stderr.write(
+                f"warning: ignored {', '.join(config.ignored_untrusted)} from "
+                f"{workspace / '.agentrc'}: this folder is not trusted (pass --trust)\n"
+            )
+        from agent_tui.headless import HeadlessOptions, run_headless
+
+        stdin_text = _piped_stdin()
+        opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text)
+        return run_headless(agent, args.prompt, opts)
+    from agent_tui.ui.app import run_tui
+
+    return run_tui(agent, banner=banner)
+

@@ -1,0 +1,181 @@
+"""``agent-tui -p``: run one turn for scripts (DESIGN §8).
+
+Output formats: ``text`` streams the answer to stdout (tool activity goes to stderr); ``json``
+prints one result object at the end; ``stream-json`` prints every event as a JSON line, then the
+result. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
+``--on-approval fail``, 4 round limit, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from agent_tui import events as ev
+from agent_tui.agent.loop import Agent
+from agent_tui.agent.sessions import new_session_id, save_session
+from agent_tui.approvals.types import Decision
+from agent_tui.errors import ApprovalRequired
+
+
+@dataclass
+class HeadlessOptions:
+    output_format: str = "text"  # text | json | stream-json
+    on_approval: str | None = None  # ask | deny | fail; None = ask on a TTY, deny otherwise
+    stdin_text: str | None = None
+
+
+@dataclass
+class _Summary:
+    text: str = ""
+    exit_code: int = 0
+    errors: list[str] = field(default_factory=list)
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    rounds: int = 0
+    usage: dict[str, Any] = field(default_factory=dict)
+    cost_usd: float | None = None
+
+
+def compose_prompt(prompt: str, stdin_text: str | None) -> str:
+    """Piped stdin is added as context after the request."""
+    if not stdin_text or not stdin_text.strip():
+        return prompt
+    return f"{prompt}\n\n<stdin>\n{stdin_text.rstrip()}\n</stdin>"
+
+
+def _is_tty() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+async def _answer_approval(event: ev.ApprovalRequested, policy: str | None) -> None:
+    effective = policy or ("ask" if _is_tty() else "deny")
+    if effective == "ask" and not _is_tty():
+        effective = "deny"  # never wait for input that cannot come
+    if effective == "fail":
+        event.decision.set_exception(
+            ApprovalRequired(f"{event.name} needs approval ({event.verdict.reason}); "
+                             "stopped by --on-approval fail")
+        )
+    elif effective == "ask":
+        from agent_tui.headless_prompt import ask_on_tty
+
+        event.decision.set_result(await ask_on_tty(event))
+    else:
+        reason = "running non-interactively; allow it with --allow-tool " + event.name
+        event.decision.set_result(Decision(False, reason=reason, by="policy"))
+
+
+class _Printer:
+    def __init__(self, fmt: str, out: IO[str], err: IO[str]) -> None:
+        self.fmt, self.out, self.err = fmt, out, err
+        self._line_open = False
+
+    def event(self, event: ev.Event) -> None:
+        if self.fmt == "stream-json":
+            self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+            self.out.flush()
+        elif self.fmt == "text":
+            self._text(event)
+
+    def _text(self, event: ev.Event) -> None:
+        if isinstance(event, ev.TextDelta):
+            self.out.write(event.text)
+            self.out.flush()
+            self._line_open = not event.text.endswith("\n")
+        elif isinstance(event, ev.AssistantMessage) and self._line_open:
+            self.out.write("\n")
+            self._line_open = False
+        elif isinstance(event, ev.ToolCallFinished):
+            mark = "✗" if event.result.is_error else "●"
+            label = event.past_tense_message or event.name
+            detail = f": {event.result.content.splitlines()[0][:200]}" if event.result.is_error and event.result.content else ""
+            self.err.write(f"{mark} {label}{detail}\n")
+        elif isinstance(event, ev.ErrorEvent):
+            self.err.write(f"error: {event.message}\n")
+        elif isinstance(event, ev.Notice | ev.ContextPruned):
+            text = event.text if isinstance(event, ev.Notice) else "pruned: " + ", ".join(event.dropped + event.shrunk)
+            self.err.write(f"note: {text}\n")
+
+
+def _collect(summary: _Summary, event: ev.Event) -> None:
+    if isinstance(event, ev.ToolCallFinished):
+        summary.tool_calls.append({"id": event.call_id, "name": event.name,
+                                   "is_error": event.result.is_error})
+    elif isinstance(event, ev.ErrorEvent):
+        summary.errors.append(event.message)
+        summary.exit_code = event.exit_code
+        if event.partial_text and not summary.text:
+            summary.text = event.partial_text
+    elif isinstance(event, ev.ContextPruned):
+        summary.pruned.extend(event.dropped + event.shrunk)
+    elif isinstance(event, ev.Notice):
+        summary.notices.append(event.text)
+    elif isinstance(event, ev.TurnFinished):
+        summary.text = event.text or summary.text
+        summary.rounds = event.rounds
+    elif isinstance(event, ev.UsageUpdated):
+        summary.usage = ev._jsonable(event.total)
+        summary.cost_usd = event.cost_usd
+
+
+async def run_turn(agent: Agent, prompt: str, opts: HeadlessOptions,
+                   out: IO[str], err: IO[str]) -> int:
+    printer = _Printer(opts.output_format, out, err)
+    summary = _Summary()
+    session_id = new_session_id()
+    async for event in agent.run(compose_prompt(prompt, opts.stdin_text)):
+        if isinstance(event, ev.ApprovalRequested):
+            printer.event(event)
+            await _answer_approval(event, opts.on_approval)
+            continue
+        if isinstance(event, ev.RoundLimitHit):
+            printer.event(event)
+            event.proceed.set_result(False)  # headless never continues past the limit
+            continue
+        printer.event(event)
+        _collect(summary, event)
+    if agent.conversation.messages:
+        save_session(session_id, agent.deps.workspace, agent.model.name, agent.conversation)
+    if opts.output_format in ("json", "stream-json"):
+        result = {
+            "type": "result",
+            "result": summary.text,
+            "is_error": summary.exit_code != 0,
+            "exit_code": summary.exit_code,
+            "errors": summary.errors,
+            "rounds": summary.rounds,
+            "tool_calls": summary.tool_calls,
+            "pruned": summary.pruned,
+            "notices": summary.notices,
+            "usage": summary.usage,
+            "cost_usd": summary.cost_usd,
+            "model": agent.model.name,
+            "session_id": session_id,
+        }
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    elif printer._line_open:
+        out.write("\n")
+    out.flush()
+    return summary.exit_code
+
+
+def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
+    async def main() -> int:
+        try:
+            return await run_turn(agent, prompt, opts, sys.stdout, sys.stderr)
+        finally:
+            await agent.deps.provider.aclose()
+            terminals = agent.deps.session.extras.get("terminals")
+            if terminals is not None:
+                terminals.kill_all()
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
