@@ -1,0 +1,213 @@
+"""get_changed_files (DESIGN §4): the workspace's staged, unstaged and untracked changes with diffs.
+
+Uses GitPython (imported on first call) to run git itself: ``git status --porcelain -z`` for the
+file lists (stable, unquoted paths) and ``git diff`` for the patches. Diffs are capped per file and
+in total, and the output says when something was cut.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_tui.errors import ToolError
+from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
+
+PER_FILE_CHARS = 4_000
+TOTAL_CHARS = 30_000
+MAX_LISTED = 200  # files named per section
+UNTRACKED_READ_BYTES = 64 * 1024
+
+_STATUS_NAMES = {
+    "M": "modified",
+    "A": "added",
+    "D": "deleted",
+    "R": "renamed",
+    "C": "copied",
+    "T": "type changed",
+    "U": "conflict",
+}
+
+
+@dataclass
+class Changes:
+    root: Path
+    head: str  # "branch main", "detached HEAD at 1a2b3c4", "branch main, no commits yet"
+    staged: list[tuple[str, str]] = field(default_factory=list)  # (status name, path)
+    unstaged: list[tuple[str, str]] = field(default_factory=list)
+    untracked: list[str] = field(default_factory=list)
+
+
+def _open_repo(workspace: Path) -> Any:
+    try:
+        import git  # GitPython: imported here, it costs ~0.1 s and needs the git executable
+    except ImportError as exc:
+        raise ToolError(
+            f"git is not available on this machine ({exc}); changes cannot be listed."
+        ) from exc
+    try:
+        return git.Repo(workspace, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise ToolError(
+            f"not a git repository: {workspace} (nor any folder above it), so there are no git "
+            "changes to show. Use list_dir or file_search to look at the files instead."
+        ) from exc
+
+
+def _head(repo: Any) -> str:
+    try:
+        name = f"branch {repo.head.reference.name}"
+    except TypeError:  # detached HEAD
+        return f"detached HEAD at {repo.head.commit.hexsha[:7]}"
+    return name if repo.head.is_valid() else f"{name}, no commits yet"
+
+
+def _parse_status(porcelain: str, changes: Changes) -> None:
+    """Fill the lists from ``git status --porcelain=v1 -z`` output."""
+    entries = iter(porcelain.split("\0"))
+    for entry in entries:
+        if len(entry) < 4:
+            continue
+        x, y, path = entry[0], entry[1], entry[3:]
+        if x in "RC":
+            next(entries, None)  # the rename's source path follows as its own entry
+        if x == "?":
+            changes.untracked.append(path)
+        elif "U" in (x, y) or (x == y and x in "AD"):
+            changes.unstaged.append(("conflict", path))
+        else:
+            if x not in " !":
+                changes.staged.append((_STATUS_NAMES.get(x, x), path))
+            if y not in " !":
+                changes.unstaged.append((_STATUS_NAMES.get(y, y), path))
+
+
+def _split_diff(diff: str) -> list[str]:
+    return [part for part in re.split(r"(?m)^(?=diff --git )", diff) if part.strip()]
+
+
+class _Budget:
+    """Caps each file's diff and the total, remembering what it left out."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+        self.omitted: list[str] = []
+
+    def take(self, name: str, text: str) -> str | None:
+        if self.left <= 0:
+            self.omitted.append(name)
+            return None
+        limit = min(PER_FILE_CHARS, self.left)
+        if len(text) > limit:
+            cut = text.rfind("\n", 0, limit)
+            cut = cut if cut > 0 else limit
+            more = text.count("\n", cut) + 1
+            text = text[:cut] + f"\n[... diff cut here: {more:,} more lines]"
+        self.left -= len(text)
+        return text
+
+
+def _untracked_diff(root: Path, path: str) -> str:
+    full = root / path
+    try:
+        size = full.stat().st_size
+        with full.open("rb") as fh:
+            data = fh.read(UNTRACKED_READ_BYTES)
+    except OSError as exc:
+        return f"new file {path}: cannot be read ({exc.strerror})"
+    if b"\0" in data[:8192]:
+        return f"new file {path}: binary, {size:,} bytes"
+    text = data.decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    body = "\n".join("+" + line for line in lines)
+    count = f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
+    return f"new file {path} (untracked, {count})\n{body}"
+
+
+def _listing(title: str, items: list[str]) -> list[str]:
+    if not items:
+        return []
+    lines = [f"{title} ({len(items)}):"] + [f"  {item}" for item in items[:MAX_LISTED]]
+    if len(items) > MAX_LISTED:
+        lines.append(f"  ... and {len(items) - MAX_LISTED} more")
+    return lines
+
+
+def collect(workspace: Path, staged_only: bool) -> str:
+    """The report get_changed_files returns (blocking: runs git)."""
+    repo = _open_repo(workspace)
+    import git  # already imported by _open_repo; named here for its exception class
+
+    root = Path(repo.working_tree_dir or workspace).resolve()
+    rel = workspace.resolve().relative_to(root).as_posix() if workspace.resolve() != root else ""
+    pathspec = ["--", rel] if rel else []
+    try:
+        changes = Changes(root, _head(repo))
+        _parse_status(
+            repo.git.status("--porcelain=v1", "-z", "--untracked-files=all", *pathspec), changes
+        )
+        staged_diff = repo.git.diff("--cached", "--no-color", "--no-ext-diff", "-M", *pathspec)
+        unstaged_diff = (
+            "" if staged_only else repo.git.diff("--no-color", "--no-ext-diff", *pathspec)
+        )
+    except git.GitCommandError as exc:
+        raise ToolError(f"git failed in {root}: {str(exc.stderr).strip() or exc}") from exc
+
+    lines = [f"Repository: {root} ({changes.head})"]
+    if not (changes.staged or changes.unstaged or changes.untracked):
+        return lines[0] + "\nNo changes: the working tree is clean."
+    lines += _listing("Staged", [f"{s}: {p}" for s, p in changes.staged])
+    if staged_only:
+        hidden = len(changes.unstaged) + len(changes.untracked)
+        if not changes.staged:
+            lines.append("Nothing is staged.")
+        if hidden:
+            lines.append(f"({hidden} unstaged or untracked files not shown: staged_only=true)")
+    else:
+        lines += _listing("Unstaged", [f"{s}: {p}" for s, p in changes.unstaged])
+        lines += _listing("Untracked", changes.untracked)
+    budget = _Budget(TOTAL_CHARS)
+    sections: list[tuple[str, Iterable[str]]] = [("Staged diff", _split_diff(staged_diff))]
+    if not staged_only:
+        sections.append(("Unstaged diff", _split_diff(unstaged_diff)))
+        # A generator: untracked files are read only while the budget lasts.
+        untracked = (
+            _untracked_diff(root, p) if budget.left > 0 else f"new file {p}"
+            for p in changes.untracked[:MAX_LISTED]
+        )
+        sections.append(("Untracked files", untracked))
+    for title, parts in sections:
+        kept = [text for part in parts if (text := budget.take(part.partition("\n")[0], part))]
+        if kept:
+            lines += ["", f"## {title}", *kept]
+    if budget.omitted:
+        lines += [
+            "",
+            f"[Total cap reached: diffs of {len(budget.omitted)} more files left out. "
+            "Run `git diff -- <path>` in the terminal for a specific file.]",
+        ]
+    return "\n".join(lines)
+
+
+class GetChangedFilesTool(BaseTool):
+    name = "get_changed_files"
+
+    @staticmethod
+    def _staged_only(input: dict[str, Any]) -> bool:
+        value = input.get("staged_only", False)
+        if not isinstance(value, bool):
+            raise ToolError("`staged_only` must be true or false (or left out).")
+        return value
+
+    def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        what = "staged changes" if self._staged_only(input) else "changed files"
+        return Prepared(f"Getting {what}", f"Got {what}", paths=(ctx.workspace.resolve(),))
+
+    async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        staged_only = self._staged_only(input)
+        content = await asyncio.to_thread(collect, ctx.workspace, staged_only)
+        return ToolResult(content)

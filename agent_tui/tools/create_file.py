@@ -1,0 +1,112 @@
+"""create_file: write a new file (parents created), never clobbering one the agent has not read."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_tui.errors import ToolError
+from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.fs_args import require_str
+from agent_tui.tools.fs_util import (
+    TextFile,
+    atomic_write,
+    diff_block,
+    read_text_for_edit,
+    unified_diff,
+)
+
+
+@dataclass(frozen=True)
+class CreatePlan:
+    path: Path
+    shown: str
+    content: str  # with "\n" line endings when overwriting a CRLF file (encode() restores them)
+    existing: TextFile | None  # the file being overwritten (read in this session), if any
+
+    def diff(self) -> str:
+        return unified_diff(self.existing.text if self.existing else None, self.content, self.shown)
+
+
+def _plan(input: Any, ctx: ToolContext) -> CreatePlan:
+    path = ctx.resolve(require_str(input, "path"))
+    content = require_str(input, "content", allow_empty=True)
+    shown = ctx.relative(path)
+    if path == ctx.workspace.resolve() or path.is_dir():
+        raise ToolError(f"{shown} is a folder; give the path of a file to create inside it.")
+    for parent in path.parents:
+        if parent.exists() and not parent.is_dir():
+            raise ToolError(
+                f"Cannot create {shown}: {ctx.relative(parent)} is a file, not a folder."
+            )
+        if parent.exists():
+            break
+    if not path.exists():
+        return CreatePlan(path, shown, content, None)
+    seen = ctx.session.changed_since_seen(path)
+    if seen is None:
+        raise ToolError(
+            f"{shown} already exists and you have not read it in this session. Edit it with "
+            "replace_string_in_file or apply_patch; to replace it whole, read it first with "
+            "read_file, then call create_file again."
+        )
+    if seen:
+        raise ToolError(
+            f"{shown} changed on disk since you last read it; read it again before overwriting it."
+        )
+    existing = read_text_for_edit(path, shown)
+    return CreatePlan(
+        path,
+        shown,
+        content.replace("\r\n", "\n") if existing.newline == "\r\n" else content,
+        existing,
+    )
+
+
+def _write(plan: CreatePlan) -> None:
+    if plan.existing is not None:
+        atomic_write(plan.path, plan.existing.encode(plan.content), mode=plan.existing.mode)
+        return
+    try:
+        plan.path.parent.mkdir(parents=True, exist_ok=True)
+    except PermissionError:
+        raise ToolError(f"Permission denied creating the folder for {plan.shown}.") from None
+    except OSError as exc:
+        raise ToolError(
+            f"Cannot create the folder for {plan.shown}: {exc.strerror or exc}."
+        ) from None
+    atomic_write(plan.path, plan.content.encode("utf-8"))
+
+
+class CreateFileTool(BaseTool):
+    """Create a file with the given content."""
+
+    name = "create_file"
+
+    def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        plan = _plan(input, ctx)
+        verb = "Overwrite" if plan.existing else "Create"
+        lines = plan.content.count("\n") + (
+            0 if plan.content.endswith("\n") or not plan.content else 1
+        )
+        return Prepared(
+            invocation_message=f"{verb[:-1]}ing {plan.shown}",
+            past_tense_message=f"{verb}d {plan.shown} ({lines} lines)",
+            confirmation=Confirmation(
+                title=f"{verb} {plan.shown}?", message=diff_block(plan.diff())
+            ),
+            paths=(plan.path,),
+        )
+
+    async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        plan = _plan(input, ctx)
+        await asyncio.to_thread(_write, plan)
+        ctx.session.remember(plan.path)
+        verb = "Overwrote" if plan.existing else "Created"
+        return ToolResult(
+            f"{verb} {plan.shown} ({len(plan.content.encode('utf-8'))} bytes).",
+            display=plan.diff(),
+            data={"path": plan.shown, "created": plan.existing is None},
+        )

@@ -1,0 +1,161 @@
+"""The two engines behind grep_search: ripgrep (streamed, stopped early) and a pure-Python scan."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent_tui.errors import ToolError
+from agent_tui.tools.fs_walk import glob_to_regex, rg_base_args, walk_files
+
+Match = tuple[str, int, str]  # (path, line number, line text)
+MAX_LINE = 20_000  # characters of a line kept from either engine; the tool cuts around the match
+SNIFF = 8192
+
+
+@dataclass
+class SearchOutcome:
+    matches: list[Match] = field(default_factory=list)
+    incomplete: bool = False  # stopped after `collect` matches
+    unreadable: int = 0  # files skipped because they could not be read
+
+
+def _bad_regex(detail: str) -> ToolError:
+    return ToolError(
+        f"Invalid regular expression: {detail.strip()}\nFix the pattern (ripgrep's Rust syntax: no "
+        "look-around or backreferences), or set is_regexp=false to search for the literal text."
+    )
+
+
+async def rg_search(
+    rg: str,
+    root: Path,
+    query: str,
+    *,
+    is_regexp: bool,
+    include: str | None,
+    case_sensitive: bool,
+    collect: int,
+) -> SearchOutcome:
+    """Run ripgrep and parse ``path\\0line:text`` lines, stopping it after ``collect`` matches.
+
+    Raises:
+        ToolError: ripgrep rejected the regex or the glob.
+    """
+    args = [
+        *rg_base_args(rg),
+        "--line-number",
+        "--no-heading",
+        "--with-filename",
+        "--null",  # a NUL after the path: paths may contain ':'
+        "--max-columns", str(MAX_LINE),
+        "--max-columns-preview",
+        "--case-sensitive" if case_sensitive else "--ignore-case",
+    ]  # fmt: skip
+    if not is_regexp:
+        args.append("--fixed-strings")
+    if include:
+        args += ["--iglob", include]
+    args += ["--regexp", query, "--", "."]
+    proc = await asyncio.create_subprocess_exec(
+        *args,
+        cwd=root,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    errors = asyncio.ensure_future(proc.stderr.read())  # drained alongside so rg never blocks on it
+    outcome = SearchOutcome()
+    try:
+        pending = b""
+        while chunk := await proc.stdout.read(1 << 16):
+            *complete, pending = (pending + chunk).split(b"\n")
+            for raw in complete:
+                _add_rg_line(outcome, raw)
+            if len(outcome.matches) >= collect:
+                outcome.incomplete = True
+                del outcome.matches[collect:]
+                proc.kill()
+                break
+        if pending and not outcome.incomplete:
+            _add_rg_line(outcome, pending)
+        await proc.wait()
+        stderr = (await errors).decode("utf-8", "replace")
+    finally:
+        if proc.returncode is None:  # cancelled: do not leave rg running
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+        errors.cancel()
+    if proc.returncode == 2 and not outcome.matches and not outcome.incomplete:
+        if "regex" in stderr or "literal" in stderr:
+            raise _bad_regex(stderr.removeprefix("rg: "))
+        if "glob" in stderr:
+            raise ToolError(f"Invalid include_pattern: {stderr.strip()}")
+    outcome.unreadable = sum(1 for line in stderr.splitlines() if line.startswith("rg: ./"))
+    return outcome
+
+
+def _add_rg_line(outcome: SearchOutcome, raw: bytes) -> None:
+    path, sep, rest = raw.partition(b"\0")
+    if not sep:
+        return
+    number, _, text = rest.partition(b":")
+    if not number.isdigit():
+        return
+    outcome.matches.append(
+        (
+            path.decode("utf-8", "surrogateescape").removeprefix("./"),
+            int(number),
+            text.decode("utf-8", "replace").rstrip("\r"),
+        )
+    )
+
+
+def python_search(
+    root: Path,
+    query: str,
+    *,
+    is_regexp: bool,
+    include: str | None,
+    case_sensitive: bool,
+    collect: int,
+) -> SearchOutcome:
+    """The same search without ripgrep (blocking; run it in a thread).
+
+    Raises:
+        ToolError: the regex does not compile.
+    """
+    flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
+    try:
+        regex = re.compile(query if is_regexp else re.escape(query), flags)
+    except re.error as exc:
+        raise _bad_regex(str(exc)) from None
+    wanted = (
+        re.compile(glob_to_regex(include).pattern, re.IGNORECASE | re.DOTALL) if include else None
+    )
+    outcome = SearchOutcome()
+    for rel in walk_files(root):
+        if wanted is not None and not wanted.match(rel):
+            continue
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            outcome.unreadable += 1
+            continue
+        if b"\0" in data[:SNIFF]:
+            continue  # binary, skipped as ripgrep does
+        text = data.decode("utf-8", "replace")
+        if regex.search(text) is None:
+            continue  # the common case: one scan of the whole file, no per-line work
+        for number, line in enumerate(text.split("\n"), 1):
+            if regex.search(line):
+                outcome.matches.append((rel, number, line.rstrip("\r")[:MAX_LINE]))
+                if len(outcome.matches) >= collect:
+                    outcome.incomplete = True
+                    return outcome
+    return outcome

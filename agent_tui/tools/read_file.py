@@ -1,0 +1,204 @@
+"""read_file: numbered lines of a text file, paged, without loading big files into memory."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from agent_tui.errors import ToolError
+from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
+from agent_tui.tools.fs_args import optional_int, require_str
+from agent_tui.tools.fs_util import SNIFF_BYTES, check_file, human_size, sniff_binary
+
+PAGE_LINES = 1000  # most lines returned by one call
+PAGE_CHARS = 40_000  # most characters returned by one call (~10k tokens)
+MAX_LINE_CHARS = 2000  # longer lines are cut
+# Bytes of one line held in memory; the rest of a longer line is skipped, not loaded.
+LINE_READ_LIMIT = 64 * 1024
+COUNT_LIMIT = 8 * 1024 * 1024  # count the remaining lines exactly only if this few bytes remain
+CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    path: Path
+    shown: str
+    start: int
+    end: int | None
+
+
+def _parse(input: Any, ctx: ToolContext) -> ReadRequest:
+    path_arg = require_str(input, "path")
+    start = optional_int(input, "start_line") or 1
+    end = optional_int(input, "end_line")
+    if end is not None and end < start:
+        raise ToolError(
+            f"end_line ({end}) is before start_line ({start}); give 1-based start_line ≤ end_line."
+        )
+    path = ctx.resolve(path_arg)
+    return ReadRequest(path, ctx.relative(path), start, end)
+
+
+class ReadFileTool(BaseTool):
+    """Read a text file's lines, numbered, a page at a time."""
+
+    name = "read_file"
+
+    def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        req = _parse(input, ctx)
+        if req.end is not None:
+            span = f", lines {req.start}–{req.end}"
+        elif req.start > 1:
+            span = f", from line {req.start}"
+        else:
+            span = ""
+        return Prepared(
+            invocation_message=f"Reading {req.shown}{span}",
+            past_tense_message=f"Read {req.shown}{span}",
+            paths=(req.path,),
+        )
+
+    async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        req = _parse(input, ctx)
+        # Off the event loop: a far start_line in a big file means scanning many megabytes.
+        result = await asyncio.to_thread(read_page, req)
+        ctx.session.remember(req.path)
+        return result
+
+
+def _skip_lines(handle: IO[bytes], count: int) -> int:
+    """Move past ``count`` lines by scanning chunks; return how many lines were really skipped."""
+    skipped = 0
+    while skipped < count:
+        offset = handle.tell()
+        chunk = handle.read(CHUNK)
+        if not chunk:
+            return skipped
+        found = chunk.count(b"\n")
+        if skipped + found < count:
+            skipped += found
+            if len(chunk) < CHUNK and not chunk.endswith(b"\n"):
+                return skipped + 1  # a last line without a newline
+            continue
+        index = -1
+        for _ in range(count - skipped):
+            index = chunk.index(b"\n", index + 1)
+        handle.seek(offset + index + 1)
+        return count
+    return skipped
+
+
+def _read_line(handle: IO[bytes]) -> tuple[bytes, int] | None:
+    """One line (at most LINE_READ_LIMIT bytes of it) and its full length in bytes; None at EOF."""
+    raw = handle.readline(LINE_READ_LIMIT)
+    if not raw:
+        return None
+    length = len(raw)
+    tail = raw
+    while not tail.endswith(b"\n"):
+        tail = handle.readline(CHUNK)
+        if not tail:
+            break
+        length += len(tail)
+    return raw, length
+
+
+def _format_line(number: int, raw: bytes, length: int) -> str:
+    text = raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
+    if number == 1:
+        text = text.removeprefix("\ufeff")
+    if len(text) > MAX_LINE_CHARS or length > len(raw):
+        text = f"{text[:MAX_LINE_CHARS]}… [line cut; it is {human_size(length)} long]"
+    return f"{number:>6}\t{text}"
+
+
+def read_page(req: ReadRequest) -> ToolResult:
+    """Read one page of ``req`` (blocking; run it in a thread).
+
+    Raises:
+        ToolError: the file is missing, a directory, binary, unreadable, or start_line is past its end.
+    """
+    st = check_file(req.path, req.shown)
+    try:
+        handle = req.path.open("rb")
+    except PermissionError:
+        raise ToolError(f"Permission denied reading {req.shown}.") from None
+    except OSError as exc:
+        raise ToolError(f"Cannot read {req.shown}: {exc.strerror or exc}.") from None
+    with handle:
+        kind = sniff_binary(handle.read(SNIFF_BYTES), req.path.name)
+        if kind is not None:
+            raise ToolError(
+                f"{req.shown} is a binary file ({kind}, {human_size(st.st_size)}); read_file only "
+                "reads text. Use run_in_terminal (e.g. `file`, `xxd | head`) to inspect it."
+            )
+        if st.st_size == 0:
+            return ToolResult(f"{req.shown} is empty (0 lines).", data={"total_lines": 0})
+        handle.seek(0)
+        skipped = _skip_lines(handle, req.start - 1)
+        last_wanted = req.end if req.end is not None else req.start + PAGE_LINES - 1
+        lines: list[str] = []
+        chars = 0
+        more = False
+        while req.start + len(lines) <= last_wanted:
+            read = _read_line(handle)
+            if read is None:
+                break
+            raw, length = read
+            line = _format_line(req.start + len(lines), raw, length)
+            if len(lines) >= PAGE_LINES or (lines and chars + len(line) > PAGE_CHARS):
+                more = True  # this line exists but does not fit: the next page starts with it
+                break
+            lines.append(line)
+            chars += len(line) + 1
+        if not lines:
+            raise ToolError(
+                f"start_line {req.start} is past the end of {req.shown}, which has {skipped} lines."
+            )
+        shown_to = req.start + len(lines) - 1
+        consumed = shown_to + (1 if more else 0)
+        position = handle.tell()
+        if st.st_size - position <= COUNT_LIMIT:
+            handle.seek(-1, 2)
+            ends_with_newline = handle.read(1) == b"\n"
+            handle.seek(position)
+            rest = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(CHUNK), b""))
+            # Every consumed line ended in a newline, except a last line without one.
+            newlines = consumed - (1 if position == st.st_size and not ends_with_newline else 0)
+            total = newlines + rest + (0 if ends_with_newline else 1)
+            total_text, exact = str(total), True
+        else:
+            estimate = int(st.st_size / max(position, 1) * consumed)
+            total_text = (
+                f"at least {consumed} (roughly {estimate:,} judging by its "
+                f"{human_size(st.st_size)} size)"
+            )
+            total, exact = consumed, False
+    return _result(req, lines, shown_to, total, total_text, exact, more)
+
+
+def _result(
+    req: ReadRequest,
+    lines: list[str],
+    shown_to: int,
+    total: int,
+    total_text: str,
+    exact: bool,
+    more: bool,
+) -> ToolResult:
+    header = f"{req.shown}: lines {req.start}–{shown_to} of {total_text}"
+    body = "\n".join(lines)
+    footer = ""
+    if more or not exact or shown_to < total:
+        footer = f"\n[More lines follow. Call read_file with start_line={shown_to + 1} to read the next part.]"
+    return ToolResult(
+        f"{header}\n{body}{footer}",
+        data={
+            "start_line": req.start,
+            "end_line": shown_to,
+            "total_lines": total,
+            "total_exact": exact,
+        },
+    )

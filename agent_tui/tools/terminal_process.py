@@ -1,0 +1,232 @@
+"""One shell process for run_in_terminal: spawning, output, exit, and killing its process group.
+
+Why a SubprocessProtocol rather than ``asyncio.create_subprocess_exec``: on Python 3.11 the
+high-level ``Process.wait()`` returns only once every pipe is closed, so ``server &`` inside a
+command would hold the call until the server exits. The protocol tells us apart "the shell exited"
+(``process_exited``) and "nobody holds the pipe any more" (``connection_lost``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import shutil
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agent_tui.errors import ToolError
+from agent_tui.tools.terminal_output import OutputCapture, open_log
+
+# Shells that understand the POSIX `trap ... EXIT` we use to learn the final working directory.
+POSIX_SHELLS = frozenset({"bash", "zsh", "sh", "dash", "ksh", "mksh", "ash", "yash"})
+CWD_FILE_ENV = "AGENT_TUI_CWD_FILE"
+TERM_GRACE_S = 2.0  # SIGTERM, then this long for the group to exit, then SIGKILL
+
+# Pagers and credential prompts would wait for a human who is not there.
+_QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "GIT_EDITOR": "true"}
+
+
+def resolve_shell(configured: str | None) -> str:
+    """The shell to run commands with: config ``tools.terminal.shell``, else ``$SHELL``, else bash.
+
+    A non-POSIX ``$SHELL`` (fish, nu) falls back to bash because models write bash; a configured
+    shell is used as given (then a ``cd`` does not persist between calls).
+
+    Raises:
+        ToolError: the configured shell cannot be found.
+    """
+    if configured:
+        found = shutil.which(configured)
+        if found is None:
+            raise ToolError(
+                f"The configured shell {configured!r} (tools.terminal.shell) was not found; "
+                "tell the user to fix that setting."
+            )
+        return found
+    env_shell = os.environ.get("SHELL", "")
+    if env_shell and Path(env_shell).name in POSIX_SHELLS and shutil.which(env_shell):
+        return env_shell
+    return shutil.which("bash") or "/bin/sh"
+
+
+def is_posix(shell: str) -> bool:
+    return Path(shell).name in POSIX_SHELLS
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any live (non-zombie) process is left in the process group."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # killpg(0) also succeeds for zombies, and a container's PID 1 may never reap orphans; on
+    # Linux look at the members' states instead.
+    if not os.path.isdir("/proc"):
+        return True
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()  # state, ppid, pgrp, ...
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
+            return True
+    return False
+
+
+def signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# Every shell we started whose output pipe is still open: the atexit backstop kills what is left.
+_LIVE: set[ShellProcess] = set()
+
+
+def kill_processes(processes: list[ShellProcess], grace_s: float) -> None:
+    """Kill the process groups synchronously: SIGTERM, up to ``grace_s``, then SIGKILL.
+
+    Synchronous so it also works at interpreter exit, when no event loop runs any more.
+    """
+    alive = [p for p in processes if p.transport is not None and group_alive(p.pid)]
+    for process in alive:
+        process.killed = True
+        signal_group(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and any(group_alive(p.pid) for p in alive):
+        time.sleep(0.02)
+    for process in alive:
+        signal_group(process.pid, signal.SIGKILL)
+        process.close_transport()
+
+
+@atexit.register
+def _kill_leftovers_at_exit() -> None:
+    kill_processes(list(_LIVE), grace_s=0.5)
+
+
+class ShellProcess(asyncio.SubprocessProtocol):
+    """A running shell command whose stdout+stderr go to an OutputCapture (and a log file)."""
+
+    def __init__(self, capture: OutputCapture, on_output: Callable[[str], None] | None) -> None:
+        self.capture = capture
+        self.on_output = on_output
+        self.transport: asyncio.SubprocessTransport | None = None
+        self.exited = asyncio.Event()  # the shell itself exited
+        self.closed = asyncio.Event()  # ... and no process holds the output pipe any more
+        self.killed = False
+        self.started = time.monotonic()
+
+    # -- asyncio.SubprocessProtocol --------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self.transport = transport
+        _LIVE.add(self)
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        raw = data.encode() if isinstance(data, str) else data
+        text = self.capture.feed(raw, flush=True)
+        if text and self.on_output is not None:
+            self.on_output(text)
+
+    def process_exited(self) -> None:
+        self.exited.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        _LIVE.discard(self)
+        self.capture.finish()
+        self.closed.set()
+        if self.transport is not None:
+            self.transport.close()
+
+    # -- ours ------------------------------------------------------------------------------
+    @property
+    def pid(self) -> int:
+        assert self.transport is not None
+        return self.transport.get_pid()
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.transport is None else self.transport.get_returncode()
+
+    def status(self) -> str:
+        """``running``, ``exited N``, or ``killed`` (by us, or by signal N)."""
+        code = self.returncode
+        if code is None:
+            return "running"
+        if self.killed:
+            return "killed"
+        return f"killed by signal {-code}" if code < 0 else f"exited {code}"
+
+    async def terminate(self, grace_s: float = TERM_GRACE_S) -> None:
+        """Kill the whole process group: SIGTERM, up to ``grace_s`` to exit, then SIGKILL."""
+        pgid = self.pid
+        if self.returncode is None or group_alive(pgid):
+            self.killed = True
+        signal_group(pgid, signal.SIGTERM)
+        deadline = time.monotonic() + grace_s
+        # Polling: there is no event for "the last member of a process group died".
+        while group_alive(pgid) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        if group_alive(pgid):
+            signal_group(pgid, signal.SIGKILL)
+        await self.exited.wait()
+
+    def close_transport(self) -> None:
+        """Release the pipes (a closed event loop can no longer do it; then there is nothing to do)."""
+        if self.transport is not None and not self.transport.is_closing():
+            try:
+                self.transport.close()
+            except RuntimeError:
+                pass  # the event loop is already closed: the OS reclaims the pipes at exit
+
+
+async def spawn(
+    command: str,
+    *,
+    shell: str,
+    cwd: Path,
+    label: str,
+    on_output: Callable[[str], None] | None = None,
+    extra_env: dict[str, str] | None = None,
+) -> tuple[ShellProcess, Path]:
+    """Start ``shell -c command`` in its own session with stdin at /dev/null.
+
+    Returns:
+        The process and the path of its log file.
+
+    Raises:
+        ToolError: the shell could not be started.
+    """
+    log_path, log = open_log(label)
+    capture = OutputCapture(log)
+    env: dict[str, Any] = {**os.environ, **_QUIET_ENV, **(extra_env or {})}
+    loop = asyncio.get_running_loop()
+    try:
+        _, proc = await loop.subprocess_exec(
+            lambda: ShellProcess(capture, on_output),
+            shell,
+            "-c",
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so a timeout can kill all of it
+        )
+    except OSError as exc:
+        capture.finish()
+        raise ToolError(f"Could not start {shell} in {cwd}: {exc.strerror or exc}.") from exc
+    return proc, log_path

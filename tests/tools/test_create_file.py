@@ -1,0 +1,153 @@
+"""create_file on real files: parents, the read-before-overwrite rule, endings, bad input."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_tui.errors import ToolError
+from agent_tui.tools.base import SessionState, ToolContext, ToolResult
+from agent_tui.tools.create_file import CreateFileTool
+from agent_tui.tools.registry import builtin_registry
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolContext:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    return ToolContext(workspace=workspace, session=SessionState())
+
+
+@pytest.fixture
+def tool() -> CreateFileTool:
+    built = builtin_registry().get("create_file")
+    assert isinstance(built, CreateFileTool)
+    return built
+
+
+async def create(tool: CreateFileTool, ctx: ToolContext, **args: Any) -> ToolResult:
+    tool.prepare(args, ctx)
+    return await tool.invoke(args, ctx)
+
+
+async def test_creates_file_and_parents(tool: CreateFileTool, ctx: ToolContext) -> None:
+    result = await create(tool, ctx, path="pkg/sub/mod.py", content="x = 1\n")
+    path = ctx.workspace / "pkg" / "sub" / "mod.py"
+    assert path.read_text() == "x = 1\n"
+    assert result.content == "Created pkg/sub/mod.py (6 bytes)."
+    assert ctx.session.changed_since_seen(path) is False
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # a normal file, not mkstemp's 0600
+    assert [p.name for p in path.parent.iterdir()] == ["mod.py"]  # no temp file left
+
+
+async def test_empty_content_allowed(tool: CreateFileTool, ctx: ToolContext) -> None:
+    await create(tool, ctx, path="__init__.py", content="")
+    assert (ctx.workspace / "__init__.py").read_bytes() == b""
+
+
+async def test_confirmation_is_a_diff(tool: CreateFileTool, ctx: ToolContext) -> None:
+    prepared = tool.prepare({"path": "a.txt", "content": "one\ntwo\n"}, ctx)
+    assert prepared.invocation_message == "Creating a.txt"
+    assert prepared.past_tense_message == "Created a.txt (2 lines)"
+    assert prepared.confirmation is not None
+    assert (
+        prepared.confirmation.message
+        == "```diff\n--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n```"
+    )
+    assert not (ctx.workspace / "a.txt").exists()  # prepare never writes
+
+
+async def test_refuses_to_overwrite_unread_file(tool: CreateFileTool, ctx: ToolContext) -> None:
+    path = ctx.workspace / "keep.txt"
+    path.write_text("precious\n")
+    with pytest.raises(ToolError, match="not read it in this session.*read_file"):
+        tool.prepare({"path": "keep.txt", "content": "new\n"}, ctx)
+    with pytest.raises(ToolError, match="not read it"):
+        await tool.invoke({"path": "keep.txt", "content": "new\n"}, ctx)
+    assert path.read_text() == "precious\n"
+
+
+async def test_overwrites_after_read_keeping_crlf_and_mode(
+    tool: CreateFileTool, ctx: ToolContext
+) -> None:
+    path = ctx.workspace / "run.bat"
+    path.write_bytes(b"echo old\r\n")
+    path.chmod(0o755)
+    ctx.session.remember(path)  # what read_file does
+    result = await create(tool, ctx, path="run.bat", content="echo new\nexit\n")
+    assert path.read_bytes() == b"echo new\r\nexit\r\n"
+    assert path.stat().st_mode & 0o777 == 0o755
+    assert result.content.startswith("Overwrote run.bat")
+
+
+async def test_refuses_when_changed_since_read(tool: CreateFileTool, ctx: ToolContext) -> None:
+    path = ctx.workspace / "f.txt"
+    path.write_text("v1\n")
+    ctx.session.remember(path)
+    path.write_text("v2 from the user\n")
+    with pytest.raises(ToolError, match="changed on disk"):
+        await tool.invoke({"path": "f.txt", "content": "agent\n"}, ctx)
+    assert path.read_text() == "v2 from the user\n"
+
+
+async def test_directory_and_file_in_the_way(tool: CreateFileTool, ctx: ToolContext) -> None:
+    (ctx.workspace / "dir").mkdir()
+    (ctx.workspace / "plain").write_text("x")
+    with pytest.raises(ToolError, match="is a folder"):
+        await create(tool, ctx, path="dir", content="x")
+    with pytest.raises(ToolError, match="plain is a file, not a folder"):
+        await create(tool, ctx, path="plain/child.txt", content="x")
+    assert (ctx.workspace / "plain").read_text() == "x"
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ({}, "Missing required argument `path`"),
+        ({"path": "a.txt"}, "Missing required argument `content`"),
+        ({"path": "a.txt", "content": 12}, "`content` must be a string"),
+        ({"path": None, "content": "x"}, "Missing required argument `path`"),
+        ({"path": "", "content": "x"}, "empty"),
+        ("a.txt", "JSON object"),
+    ],
+)
+async def test_bad_input(tool: CreateFileTool, ctx: ToolContext, args: Any, error: str) -> None:
+    with pytest.raises(ToolError, match=error):
+        tool.prepare(args, ctx)
+    with pytest.raises(ToolError, match=error):
+        await tool.invoke(args, ctx)
+    assert list(ctx.workspace.iterdir()) == []
+
+
+async def test_outside_workspace_refused(
+    tool: CreateFileTool, ctx: ToolContext, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (ctx.workspace / "out").symlink_to(outside)
+    for path in ("../evil.txt", str(tmp_path / "evil.txt"), "out/evil.txt"):
+        with pytest.raises(ToolError, match="outside the workspace"):
+            await create(tool, ctx, path=path, content="x")
+    assert not (tmp_path / "evil.txt").exists() and list(outside.iterdir()) == []
+
+
+async def test_unwritable_folder(tool: CreateFileTool, ctx: ToolContext) -> None:
+    locked = ctx.workspace / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.geteuid() == 0:
+            # root writes through 0500; the honest check is that the write is then complete.
+            await create(tool, ctx, path="locked/f.txt", content="ok\n")
+            assert (locked / "f.txt").read_text() == "ok\n"
+        else:
+            with pytest.raises(ToolError, match="Permission denied"):
+                await create(tool, ctx, path="locked/f.txt", content="ok\n")
+            assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o755)
