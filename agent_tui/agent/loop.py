@@ -142,28 +142,26 @@ class Agent:
     async def _round(
         self, plan: TurnPlan, current: Message | None, state: _TurnState
     ) -> AsyncIterator[ev.Event]:
-        from agent_tui.agent.prompt import build_prompt
+        from agent_tui.agent.prompt import build_followup_prompt, build_prompt
 
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
-        history = self.conversation.messages
+        budget = {
+            "context_window": self.model.context_window or DEFAULT_CONTEXT_WINDOW,
+            "reply_budget": self.model.max_tokens,
+            "tools_chars": tools_chars,
+        }
         if current is not None:
-            built = build_prompt(
-                plan.system_prompt, list(history), current, plan.references,
-                context_window=self.model.context_window or DEFAULT_CONTEXT_WINDOW,
-                reply_budget=self.model.max_tokens, tools_chars=tools_chars,
-            )
+            built = build_prompt(plan.system_prompt, list(self.conversation.messages), current,
+                                 plan.references, **budget)
             if built.dropped or built.shrunk:
                 yield ev.ContextPruned(built.dropped, built.shrunk)
+            # Store the request as sent (references attached) so later rounds and turns see it.
             self.conversation.append_user(built.messages[-1])
-            messages = built.messages
         else:
-            built = build_prompt(
-                plan.system_prompt, list(history[:-1]), history[-1], (),
-                context_window=self.model.context_window or DEFAULT_CONTEXT_WINDOW,
-                reply_budget=self.model.max_tokens, tools_chars=tools_chars,
-            )
-            messages = built.messages
+            built = build_followup_prompt(plan.system_prompt, list(self.conversation.messages),
+                                          **budget)
+        messages = built.messages
         request = ProviderRequest(
             model=self.model.name, system=built.system, messages=messages, tools=specs,
             max_tokens=self.model.max_tokens, temperature=self.model.temperature,

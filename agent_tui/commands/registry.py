@@ -71,7 +71,9 @@ class CommandRegistry:
     def all(self, participant: str | None = None) -> list[SlashCommand]:
         """Commands sorted by name; ``participant`` limits to one participant's ("" = global)."""
         found = [
-            c for c in self._commands.values() if participant is None or c.participant == participant
+            c
+            for c in self._commands.values()
+            if participant is None or c.participant == participant
         ]
         return sorted(found, key=lambda c: (c.participant, c.name))
 

@@ -1,0 +1,124 @@
+"""The system prompt's fixed parts: the base prompt and the workspace's instructions files.
+
+Instructions files (``AGENTS.md``, ``CLAUDE.md``, ``.github/copilot-instructions.md`` at the workspace
+root, or the list in ``[agent] instructions_files``) are appended to the base prompt on every turn, so
+an edit to them applies to the next request. ``loaded_instructions`` tells /help and the status bar
+which were found.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from agent_tui.resources import data_dir
+
+DEFAULT_INSTRUCTIONS_FILES = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
+# One instructions file may not crowd out the conversation; a longer one is cut with a note.
+MAX_INSTRUCTIONS_CHARS = 24_000
+
+
+@dataclass(frozen=True)
+class InstructionsFile:
+    path: str  # relative to the workspace, as the user wrote it ("AGENTS.md")
+    text: str
+    truncated: bool = False
+
+
+@cache
+def _read_template(name: str) -> str:
+    return (data_dir("prompts") / name).read_text(encoding="utf-8").strip()
+
+
+def base_prompt() -> str:
+    """The base agent prompt (``prompts/system.md``)."""
+    return _read_template("system.md")
+
+
+def prompt_template(name: str) -> str:
+    """A shipped prompt template by its path under ``prompts/`` ("participants/workspace.md")."""
+    return _read_template(name)
+
+
+def instructions_names(config: Any) -> tuple[str, ...]:
+    """The instructions file names to look for: ``[agent] instructions_files`` or the defaults."""
+    configured = config.section("agent", "instructions_files") if config is not None else None
+    return tuple(configured) if configured is not None else DEFAULT_INSTRUCTIONS_FILES
+
+
+def load_instructions(workspace: Path, config: Any = None) -> list[InstructionsFile]:
+    """Read the instructions files present at the workspace root.
+
+    Files that resolve outside the workspace (a symlink to ``~/.ssh/...`` in a cloned repo) are
+    skipped: their text would be sent to the model provider.
+
+    Args:
+        workspace: the workspace root.
+        config: the Config (for ``[agent] instructions_files``); None = the defaults.
+
+    Returns:
+        The files found, in the configured order.
+    """
+    root = workspace.resolve()
+    found = []
+    for name in instructions_names(config):
+        path = (root / name).resolve()
+        if root not in path.parents or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue  # unreadable (permissions): as if absent; /help lists what was loaded
+        if not text:
+            continue
+        truncated = len(text) > MAX_INSTRUCTIONS_CHARS
+        if truncated:
+            text = (
+                text[:MAX_INSTRUCTIONS_CHARS]
+                + f"\n[… {name} cut at {MAX_INSTRUCTIONS_CHARS} characters]"
+            )
+        found.append(InstructionsFile(name, text, truncated))
+    return found
+
+
+def loaded_instructions(workspace: Path, config: Any = None) -> list[str]:
+    """The names of the instructions files that will be added to the system prompt."""
+    return [f.path for f in load_instructions(workspace, config)]
+
+
+def environment_section(workspace: Path) -> str:
+    system = {"linux": "Linux", "darwin": "macOS", "win32": "Windows"}.get(
+        sys.platform, sys.platform
+    )
+    return f"# Environment\nWorkspace root: {workspace.resolve()}\nOS: {system}"
+
+
+def compose_system_prompt(
+    workspace: Path,
+    config: Any = None,
+    *,
+    participant_prompt: str = "",
+    tool_hints: tuple[str, ...] = (),
+) -> str:
+    """Base prompt + environment + instructions files + participant prompt + tool hints.
+
+    The fixed parts come first and the per-turn parts last, so a provider's prompt cache keeps
+    hitting on the common prefix.
+    """
+    parts = [base_prompt(), environment_section(workspace)]
+    files = load_instructions(workspace, config)
+    if files:
+        parts.append(
+            "# Instructions from the workspace\n"
+            "Follow these project instructions; they override the general guidance above."
+        )
+        parts.extend(f'<instructions file="{f.path}">\n{f.text}\n</instructions>' for f in files)
+    if participant_prompt.strip():
+        parts.append(participant_prompt.strip())
+    if tool_hints:
+        names = ", ".join(f"`{name}`" for name in tool_hints)
+        parts.append(f"# This turn\nThe user asked you to use these tools in this turn: {names}.")
+    return "\n\n".join(parts)

@@ -1,0 +1,329 @@
+"""#-references (DESIGN §6): ``#file:path[:a-b]``, ``#changes``, ``#terminalLastCommand``, ``#<tool>``.
+
+One registry of reference kinds drives parsing, completion and resolution; the built-in kinds
+register through the same ``register`` call an MCP adapter uses for its resources. A token that names
+no kind and no tool (``#123``, ``#define``) is left alone: it is ordinary text.
+
+Resolution happens before anything is sent, so a missing file or a folder outside git is a
+``UsageError`` the user sees at once, not a confusing model reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_tui.errors import ToolError, UsageError
+from agent_tui.tools.base import SessionState, ToolContext
+
+# A token: '#', a name, and for kinds that take one an argument after ':'. It must start the text or
+# follow whitespace/an opening bracket, so "issue#12" or "C#" are not references.
+TOKEN = re.compile(r"(?:(?<=^)|(?<=[\s(\[{\"'`]))#([A-Za-z](?:[\w.-]*\w)?)(?::(\S+))?")
+
+MAX_FILE_BYTES = 4_000_000  # beyond this a #file needs a line range
+MAX_DIFF_CHARS = 1_000_000  # the budget shrinks it further; this only bounds memory
+MAX_COMMAND_OUTPUT_CHARS = 200_000
+# Characters that end a sentence rather than a path: "see #file:app.py, then ..."
+_TRAILING = ",;)]}!?'\"`"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Context attached to a turn, shown to the user as a chip.
+
+    Args:
+        kind: "file" | "changes" | "terminalLastCommand" | "tool" | "mcp" (or a registered kind).
+        label: the chip text, e.g. "#file:src/app.py:10-40".
+        text: what goes to the model ("" for tool hints, which go to the system prompt).
+        focus_lines: the lines of interest (1-based, inclusive, in ``text``'s own line numbers),
+            kept when the budget shrinks the reference.
+    """
+
+    kind: str
+    label: str
+    text: str
+    focus_lines: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class ReferenceContext:
+    """What a resolver may use."""
+
+    workspace: Path
+    session: SessionState
+    tool_context: ToolContext
+
+
+Resolver = Callable[[ReferenceContext, str], Awaitable[Reference]]
+
+
+@dataclass(frozen=True)
+class ReferenceKind:
+    """One kind of ``#reference``.
+
+    Args:
+        name: the word after '#' ("file", "changes", "mcp").
+        description: one line for completion and /help.
+        resolve: turns the argument ("" when none) into a Reference; raises UsageError.
+        args_hint: shown in completion and /help ("path[:start-end]"); "" = takes no argument.
+    """
+
+    name: str
+    description: str
+    resolve: Resolver
+    args_hint: str = ""
+
+
+class ReferenceRegistry:
+    def __init__(self) -> None:
+        self._kinds: dict[str, ReferenceKind] = {}
+
+    def register(self, kind: ReferenceKind) -> None:
+        self._kinds[kind.name] = kind
+
+    def get(self, name: str) -> ReferenceKind | None:
+        return self._kinds.get(name)
+
+    def all(self) -> list[ReferenceKind]:
+        return sorted(self._kinds.values(), key=lambda k: k.name)
+
+    def complete(self, prefix: str) -> list[ReferenceKind]:
+        return [k for k in self.all() if k.name.startswith(prefix)]
+
+
+@dataclass(frozen=True)
+class Token:
+    """A ``#name[:arg]`` occurrence in the user's text."""
+
+    name: str
+    arg: str
+    start: int
+    end: int
+
+
+# After a URI template argument (``#mcp:srv/demo://text/{id}``), ``key=value`` words fill it in.
+_TEMPLATE_PARAMS = re.compile(r"(?:[ \t]+[A-Za-z_][\w.-]*=\S+)+")
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def _strip_trailing(arg: str) -> str:
+    """Drop sentence punctuation after an argument; a closing bracket stays if it closes one."""
+    while arg and arg[-1] in _TRAILING:
+        opener = _PAIRS.get(arg[-1])
+        if opener is not None and arg.count(opener) >= arg.count(arg[-1]):
+            break
+        arg = arg[:-1]
+    return arg
+
+
+# Quoted material is not the user's own words: no references inside fenced code or piped stdin
+# (``git log | agent-tui -p ...`` may well contain "#changes").
+_VERBATIM = re.compile(r"```.*?(?:```|\Z)|<stdin>.*?(?:</stdin>|\Z)", re.DOTALL)
+
+
+def find_tokens(text: str) -> list[Token]:
+    """Every ``#name[:arg]`` in ``text`` outside fenced code and ``<stdin>`` blocks.
+
+    Trailing sentence punctuation is not part of ``arg``.
+    """
+    verbatim = [m.span() for m in _VERBATIM.finditer(text)]
+    tokens = []
+    for match in TOKEN.finditer(text):
+        if any(start <= match.start() < end for start, end in verbatim):
+            continue
+        arg = match.group(2) or ""
+        end = match.end()
+        stripped = _strip_trailing(arg)
+        end -= len(arg) - len(stripped)
+        if "{" in stripped and (params := _TEMPLATE_PARAMS.match(text, end)):
+            stripped, end = stripped + params.group(0), params.end()
+        tokens.append(Token(match.group(1), stripped, match.start(), end))
+    return tokens
+
+
+# --- #file -------------------------------------------------------------------------------------
+
+_RANGE = re.compile(r"^(?P<path>.+?)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
+
+
+def parse_file_arg(arg: str) -> tuple[str, int | None, int | None]:
+    """Split ``path[:start[-end]]``; a single ``:n`` means line n alone."""
+    if re.search(r":\d+(-\d+)?\.+$", arg):  # "see #file:app.py:3-9." ends a sentence
+        arg = arg.rstrip(".")
+    match = _RANGE.match(arg)
+    if not arg or match is None:
+        raise UsageError("#file needs a path: #file:src/app.py or #file:src/app.py:10-40")
+    start = int(match["start"]) if match["start"] else None
+    end = int(match["end"]) if match["end"] else start
+    if start is not None and end is not None and (start < 1 or end < start):
+        raise UsageError(f"#file:{arg}: the line range must be 1-based and ascending (10-40)")
+    return match["path"], start, end
+
+
+def number_lines(lines: list[str], first: int) -> str:
+    """``<line number><TAB><text>`` per line: the format read_file returns, so the model reads both alike."""
+    return "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, start=first))
+
+
+async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
+    """Inline a workspace file (or a line range of it) with line numbers."""
+    path_text, start, end = parse_file_arg(arg)
+    try:
+        full = ctx.tool_context.resolve(path_text)
+        if not full.exists() and path_text.endswith("."):  # "see #file:app.py." ends a sentence
+            full = ctx.tool_context.resolve(path_text.rstrip("."))
+    except ToolError as exc:
+        raise UsageError(f"#file:{arg}: {exc}") from None
+    if not full.exists():
+        raise UsageError(f"#file:{arg}: no such file in the workspace ({full})")
+    if full.is_dir():
+        raise UsageError(f"#file:{arg}: is a folder; attach a file (or ask the model to list it)")
+    size = full.stat().st_size
+    if size > MAX_FILE_BYTES and (start is None or size > 16 * MAX_FILE_BYTES):
+        raise UsageError(
+            f"#file:{arg}: the file is {size:,} bytes; attach a line range (:1-200), or ask the "
+            "model to search it"
+        )
+    raw = full.read_bytes()
+    if b"\0" in raw[:8192]:
+        raise UsageError(f"#file:{arg}: looks like a binary file; only text files can be attached")
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    rel = ctx.tool_context.relative(full)
+    total = len(lines)
+    if total == 0:
+        header, body, focus, label = f"{rel} (empty file)", "", None, f"#file:{rel}"
+    elif start is None or end is None:
+        header = f"{rel} ({total} lines)"
+        body, focus = number_lines(lines, 1), None
+        label = f"#file:{rel}"
+    else:
+        if start > total:
+            raise UsageError(f"#file:{arg}: the file has only {total} lines")
+        end = min(end, total)
+        header = f"{rel}, lines {start}-{end} of {total}"
+        body = number_lines(lines[start - 1 : end], start)
+        focus = (2, end - start + 2)  # in the reference text: line 1 is the header
+        label = f"#file:{rel}:{start}-{end}"
+    # The model has now seen the file: an edit need not re-read it first (clobber check, DESIGN §4).
+    ctx.session.remember(full)
+    return Reference("file", label, f"{header}\n{body}".rstrip("\n"), focus)
+
+
+# --- #changes ----------------------------------------------------------------------------------
+
+_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
+
+
+async def _git(workspace: Path, *args: str) -> tuple[int, str, str]:
+    # Read-only: no optional index lock (the user's own git may be running), no pager, no prompts.
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            "git",
+            "-C",
+            str(workspace),
+            *args,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
+    except FileNotFoundError:
+        raise UsageError("#changes needs git, and `git` is not on PATH") from None
+    out, err = await proc.communicate()
+    code = proc.returncode if proc.returncode is not None else 1
+    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+async def resolve_changes(ctx: ReferenceContext, arg: str) -> Reference:
+    """The working tree's diff against HEAD (staged and unstaged), plus untracked file names."""
+    code, _, err = await _git(ctx.workspace, "rev-parse", "--show-toplevel")
+    if code != 0:
+        raise UsageError(
+            f"#changes needs a git repository, and {ctx.workspace} is not inside one "
+            f"({err.strip() or 'git rev-parse failed'})"
+        )
+    has_head = (await _git(ctx.workspace, "rev-parse", "--verify", "-q", "HEAD"))[0] == 0
+    base = "HEAD" if has_head else _EMPTY_TREE
+    code, diff, err = await _git(
+        ctx.workspace, "diff", "--no-color", "--no-ext-diff", base, "--", "."
+    )
+    if code != 0:
+        raise UsageError(f"#changes: git diff failed: {err.strip()}")
+    _, untracked, _ = await _git(ctx.workspace, "ls-files", "--others", "--exclude-standard")
+    parts = []
+    if diff.strip():
+        parts.append(diff[:MAX_DIFF_CHARS].rstrip("\n"))
+    if untracked.strip():
+        names = "\n".join(f"  {name}" for name in untracked.splitlines())
+        parts.append(f"Untracked files (not in the diff):\n{names}")
+    text = "\n\n".join(parts) or "No changes: the working tree matches HEAD."
+    return Reference("changes", "#changes", f"git diff {base[:7]} (working tree)\n{text}")
+
+
+# --- #terminalLastCommand ----------------------------------------------------------------------
+
+
+async def resolve_last_command(ctx: ReferenceContext, arg: str) -> Reference:
+    """The last command run in the terminal tool, its exit code and (the tail of) its output."""
+    last: dict[str, Any] | None = ctx.session.last_command
+    if not last or not last.get("command"):
+        raise UsageError(
+            "#terminalLastCommand: no command has run in this session yet "
+            "(it refers to the last command run through the terminal tool)"
+        )
+    output = str(last.get("output") or "")
+    if len(output) > MAX_COMMAND_OUTPUT_CHARS:  # the end of a log says most about a failure
+        output = "[… earlier output cut]\n" + output[-MAX_COMMAND_OUTPUT_CHARS:]
+    exit_code = last.get("exit_code")
+    head = [
+        f"$ {last['command']}",
+        f"exit code: {'(still running)' if exit_code is None else exit_code}",
+    ]
+    text = "\n".join([*head, "output:", output or "(no output)"])
+    n_lines = text.count("\n") + 1
+    # Keep the command and the end of the output when shrinking.
+    focus = (max(1, n_lines - 60), n_lines)
+    return Reference("terminalLastCommand", "#terminalLastCommand", text, focus)
+
+
+def mcp_reference_kind(manager: Any) -> ReferenceKind:
+    """The ``#mcp:<server>/<uri>`` kind over a running McpManager (register it when MCP starts).
+
+    Args:
+        manager: the session's ``agent_tui.mcp.manager.McpManager``.
+    """
+
+    async def resolve(ctx: ReferenceContext, arg: str) -> Reference:
+        from agent_tui.mcp.resources import resolve_mcp_reference  # the MCP SDK loads lazily
+
+        label, text = await resolve_mcp_reference(manager, arg)
+        return Reference("mcp", f"#{label}", text)
+
+    return ReferenceKind(
+        "mcp", "a resource of a running MCP server", resolve, args_hint="<server>/<uri>"
+    )
+
+
+def builtin_reference_registry() -> ReferenceRegistry:
+    """A registry holding the built-in kinds (tool references are resolved from the tool registry)."""
+    registry = ReferenceRegistry()
+    registry.register(
+        ReferenceKind("file", "a file's text, with line numbers", resolve_file, "path[:start-end]")
+    )
+    registry.register(
+        ReferenceKind("changes", "the git diff of the working tree against HEAD", resolve_changes)
+    )
+    registry.register(
+        ReferenceKind(
+            "terminalLastCommand", "the last terminal command and its output", resolve_last_command
+        )
+    )
+    return registry

@@ -1,0 +1,224 @@
+"""Plan one user turn: route ``@participant``, run ``/command``, resolve ``#references`` (DESIGN §6).
+
+``plan_turn`` turns the raw input into a :class:`TurnPlan`: the text for the model, the system prompt,
+the tools to offer and the attached references, or a ``local_result`` when a command is answered
+without the model (/help, /clear ...). Every error a user can fix (unknown ``@name`` or ``/command``,
+a missing ``#file``) is raised here as ``UsageError``, before anything is sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from agent_tui.agent.instructions import compose_system_prompt
+from agent_tui.agent.references import (
+    Reference,
+    ReferenceContext,
+    ReferenceRegistry,
+    builtin_reference_registry,
+    find_tokens,
+)
+from agent_tui.commands.registry import CommandRegistry, CommandResult
+from agent_tui.errors import UsageError
+from agent_tui.participants.registry import Participant, ParticipantRegistry
+from agent_tui.tools.base import ToolContext
+from agent_tui.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
+
+__all__ = ["Reference", "TurnPlan", "TurnCommandContext", "plan_turn", "resolve_tool_names"]
+
+_PARTICIPANT = re.compile(r"^@([A-Za-z][\w-]*)(?:\s+|$)")
+# "/usr/bin/env is broken" is text, not a command: the name must end at whitespace or the end.
+_COMMAND = re.compile(r"^/([A-Za-z][\w.-]*)(?:\s+|$)")
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What one turn will send (or the result of a command answered locally).
+
+    Args:
+        text: the user message after parsing (@participant removed, /command expanded).
+        system_prompt: base + instructions files + participant prompt (+ tool hints).
+        tool_names: None = every enabled tool; else only these (intersect with the enabled ones).
+        references: the attachments, in the order they appear in the text.
+        participant: "" for the default agent.
+        command: the slash command's name, if one was used.
+        local_result: set when a command was handled without the model; nothing is sent.
+    """
+
+    text: str
+    system_prompt: str
+    tool_names: tuple[str, ...] | None
+    references: tuple[Reference, ...] = ()
+    participant: str = ""
+    command: str = ""
+    local_result: CommandResult | None = None
+
+
+@dataclass(frozen=True)
+class TurnCommandContext:
+    """The CommandContext plan_turn hands to command handlers."""
+
+    agent: Any
+    interactive: bool = True
+
+
+@cache
+def _default_reference_registry() -> ReferenceRegistry:
+    return builtin_reference_registry()
+
+
+def reference_registry(agent: Agent) -> ReferenceRegistry:
+    """The agent's reference kinds (``deps.references`` if the loop provides one, else built-ins)."""
+    registry = getattr(agent.deps, "references", None)
+    return registry if isinstance(registry, ReferenceRegistry) else _default_reference_registry()
+
+
+def resolve_tool_names(tools: ToolRegistry, entries: Iterable[str]) -> tuple[str, ...]:
+    """Expand tool names and ``tag:<tag>`` entries into tool names, in the order given.
+
+    Names not (yet) registered are kept: an MCP server may connect later, and the registry's
+    ``enabled(only=...)`` drops names it does not know.
+    """
+    names: list[str] = []
+    for entry in entries:
+        if entry.startswith("tag:"):
+            tag = entry.removeprefix("tag:")
+            names.extend(m.name for m in tools.manifests() if tag in m.tags)
+        else:
+            manifest = tools.by_reference_name(entry)
+            names.append(manifest.name if manifest else entry)
+    return tuple(dict.fromkeys(names))
+
+
+def _split_participant(text: str, participants: ParticipantRegistry) -> tuple[Participant, str]:
+    match = _PARTICIPANT.match(text)
+    if match is None:
+        return _participant(participants, ""), text
+    return _participant(participants, match.group(1)), text[match.end() :]
+
+
+def _participant(participants: ParticipantRegistry, name: str) -> Participant:
+    found = participants.get(name)
+    if found is not None:
+        return found
+    if name == "":  # a registry without a default entry still has the default agent
+        return Participant("", "the default agent")
+    known = ", ".join(f"@{p.name}" for p in participants.all() if p.name) or "none"
+    raise UsageError(f"unknown participant @{name}; known participants: {known}")
+
+
+def _unknown_command(name: str, participant: str, commands: CommandRegistry) -> UsageError:
+    owners = [c.participant for c in commands.all() if c.name == name and c.participant]
+    if owners:
+        hint = " or ".join(f"@{owner} /{name}" for owner in owners)
+        return UsageError(f"/{name} belongs to a participant: write {hint}")
+    where = f"@{participant}" if participant else "the default agent"
+    known = ", ".join(f"/{c.name}" for c in commands.all(participant)) or "none"
+    return UsageError(f"unknown command /{name} for {where}; see /help (known: {known})")
+
+
+async def _resolve_references(
+    agent: Agent, text: str, tool_names: tuple[str, ...] | None, participant: str
+) -> tuple[list[Reference], list[str]]:
+    """Resolve every ``#token`` in text; return the references and the tool names hinted at."""
+    deps = agent.deps
+    kinds = reference_registry(agent)
+    context = ReferenceContext(
+        deps.workspace, deps.session, ToolContext(deps.workspace, deps.session, deps.config)
+    )
+    references: list[Reference] = []
+    hints: list[str] = []
+    for token in find_tokens(text):
+        kind = kinds.get(token.name)
+        if kind is not None:
+            references.append(await kind.resolve(context, token.arg))
+            continue
+        manifest = deps.tools.by_reference_name(token.name)
+        if manifest is None:
+            continue  # "#123", "#define": ordinary text
+        if manifest.name in deps.tools.disabled:
+            raise UsageError(
+                f"#{token.name}: the tool {manifest.name} is disabled; enable it in /tools"
+            )
+        if tool_names is not None and manifest.name not in tool_names:
+            raise UsageError(
+                f"#{token.name}: @{participant} cannot use {manifest.name} "
+                f"(its tools: {', '.join(tool_names)})"
+            )
+        hints.append(manifest.name)
+        references.append(Reference("tool", f"#{token.name}", ""))
+    unique = {ref.label: ref for ref in references}  # the same #file twice is attached once
+    return list(unique.values()), list(dict.fromkeys(hints))
+
+
+async def plan_turn(agent: Agent, text: str) -> TurnPlan:
+    """Parse one user input into a plan for the turn.
+
+    Args:
+        agent: the Agent (uses ``agent.deps``: config, workspace, tools, commands, participants,
+            session).
+        text: the raw input, e.g. ``"@workspace /explain #file:app.py:1-20 the loader"``.
+
+    Returns:
+        The plan; ``local_result`` is set when a command was answered without the model.
+
+    Raises:
+        UsageError: unknown ``@participant`` or ``/command``, a reference that cannot be resolved
+            (missing file, not a git repo, no terminal command yet), or nothing left to send.
+    """
+    deps = agent.deps
+    participant, rest = _split_participant(text.strip(), deps.participants)
+    command_name = ""
+    tools_override: list[str] | None = None
+    match = _COMMAND.match(rest)
+    if match is not None:
+        command_name = match.group(1)
+        command = deps.commands.get(command_name, participant.name) or deps.commands.get(
+            command_name, ""
+        )
+        if command is None:
+            raise _unknown_command(command_name, participant.name, deps.commands)
+        result = await command.handler(TurnCommandContext(agent), rest[match.end() :].strip())
+        if result.prompt is None:
+            return TurnPlan("", "", None, (), participant.name, command_name, local_result=result)
+        rest = result.prompt
+        # A prompt file may route to a participant and narrow the tools (its front matter).
+        routed = str(result.data.get("participant") or "")
+        if routed and not participant.name:
+            participant = _participant(deps.participants, routed)
+        if result.data.get("tools") is not None:
+            tools_override = list(result.data["tools"])
+    tool_names = (
+        resolve_tool_names(deps.tools, participant.tools) if participant.tools is not None else None
+    )
+    if tools_override is not None:
+        narrowed = resolve_tool_names(deps.tools, tools_override)
+        tool_names = tuple(n for n in narrowed if tool_names is None or n in tool_names)
+    references, hints = await _resolve_references(agent, rest, tool_names, participant.name)
+    if not rest.strip():
+        typed = [
+            f"@{participant.name}" * bool(participant.name),
+            f"/{command_name}" * bool(command_name),
+        ]
+        after = " ".join(word for word in typed if word)
+        raise UsageError(
+            f"nothing to send: write a request after {after}" if after else "nothing to send"
+        )
+    system = compose_system_prompt(
+        deps.workspace, deps.config, participant_prompt=participant.prompt, tool_hints=tuple(hints)
+    )
+    return TurnPlan(
+        text=rest.strip(),
+        system_prompt=system,
+        tool_names=tool_names,
+        references=tuple(references),
+        participant=participant.name,
+        command=command_name,
+    )

@@ -1,0 +1,106 @@
+"""Built-in slash commands: /help /clear /new /model /tools /exit.
+
+They register through ``CommandRegistry.register`` like every other command. Those that act on the
+UI return ``CommandResult(action=...)`` and the TUI carries the action out; /help is answered here,
+as a Markdown table built from the registries, so the list never drifts from what exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_tui.commands.registry import (
+    CommandContext,
+    CommandRegistry,
+    CommandResult,
+    Handler,
+    SlashCommand,
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _commands_table(commands: list[SlashCommand], prefix: str = "") -> list[str]:
+    rows = ["| command | description | from |", "| --- | --- | --- |"]
+    for command in commands:
+        usage = f"{prefix}/{command.name}" + (f" {command.args_hint}" if command.args_hint else "")
+        rows.append(f"| `{_cell(usage)}` | {_cell(command.description)} | {command.source} |")
+    return rows
+
+
+def help_markdown(agent: Any) -> str:
+    """The /help text: commands, participants and their commands, references, instructions files."""
+    from agent_tui.agent.instructions import instructions_names, loaded_instructions
+    from agent_tui.agent.turn import reference_registry
+
+    deps = agent.deps
+    out = ["## Commands", *_commands_table(deps.commands.all(""))]
+    out += [
+        "",
+        "## Participants",
+        "| participant | description | commands |",
+        "| --- | --- | --- |",
+    ]
+    for participant in deps.participants.all():
+        own = deps.commands.all(participant.name) if participant.name else []
+        names = ", ".join(f"`/{c.name}`" for c in own) or "—"
+        who = f"`@{participant.name}`" if participant.name else "(default)"
+        out.append(f"| {who} | {_cell(participant.description)} | {names} |")
+    for participant in deps.participants.all():
+        own = deps.commands.all(participant.name) if participant.name else []
+        if own:
+            out += ["", f"### @{participant.name} commands"]
+            out += _commands_table(own, prefix=f"@{participant.name} ")
+    out += ["", "## References", "| reference | attaches |", "| --- | --- |"]
+    for kind in reference_registry(agent).all():
+        usage = f"#{kind.name}" + (f":{kind.args_hint}" if kind.args_hint else "")
+        out.append(f"| `{_cell(usage)}` | {_cell(kind.description)} |")
+    out.append("| `#<tool>` | asks the model to use that tool this turn (e.g. `#grep_search`) |")
+    loaded = loaded_instructions(deps.workspace, deps.config)
+    looked_for = ", ".join(instructions_names(deps.config))
+    out += ["", "## Instructions files"]
+    if loaded:
+        out.append("Added to the system prompt: " + ", ".join(f"`{name}`" for name in loaded))
+    else:
+        out.append(f"None found at the workspace root (looked for {looked_for}).")
+    return "\n".join(out)
+
+
+async def _help(ctx: CommandContext, args: str) -> CommandResult:
+    return CommandResult(message=help_markdown(ctx.agent))
+
+
+def _action(name: str) -> Handler:
+    async def run(ctx: CommandContext, args: str) -> CommandResult:
+        return CommandResult(action=name)
+
+    return run
+
+
+async def _model(ctx: CommandContext, args: str) -> CommandResult:
+    # With an alias ("/model fast") the TUI may switch at once; without one it opens the picker.
+    return CommandResult(action="pick_model", data={"model": args} if args else {})
+
+
+BUILTIN_COMMANDS = (
+    SlashCommand("help", "List commands, participants, references and instructions files", _help),
+    SlashCommand("clear", "Clear the conversation (grants and tools stay)", _action("clear")),
+    SlashCommand("new", "Start a new conversation", _action("new")),
+    SlashCommand(
+        "model", "Switch the model ([models.<alias>] in .agentrc)", _model, args_hint="[alias]"
+    ),
+    SlashCommand(
+        "tools",
+        "Pick the tools offered to the model",
+        _action("open_tool_picker"),
+        interactive_only=True,
+    ),
+    SlashCommand("exit", "Quit agent-tui", _action("exit"), interactive_only=True),
+)
+
+
+def register_builtin_commands(registry: CommandRegistry) -> None:
+    for command in BUILTIN_COMMANDS:
+        registry.register(command)

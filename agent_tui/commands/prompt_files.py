@@ -1,0 +1,208 @@
+"""Prompt files become slash commands: ``.agent/prompts/review.prompt.md`` -> ``/review``.
+
+A prompt file is Markdown with optional front matter::
+
+    ---
+    description: Review the staged changes
+    participant: workspace          # route the turn to @workspace (optional)
+    tools: [read_file, grep_search]  # offer only these tools (optional; names or tag:<tag>)
+    ---
+    Review #changes with a focus on $ARGUMENTS.
+
+``$ARGUMENTS`` is replaced by what follows the command (appended when the body has no placeholder);
+``#file:`` and other references in the body are resolved like the user's own (paths relative to the
+workspace root). The file is re-read on every use, so edits apply at once. Workspace files win over
+``~/.agent/prompts/`` ones of the same name. The built-in templates in ``prompts/commands/`` use the
+same format; a sub-folder names the participant that owns them (``commands/workspace/explain.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent_tui.commands.registry import (
+    CommandContext,
+    CommandRegistry,
+    CommandResult,
+    Handler,
+    SlashCommand,
+)
+from agent_tui.errors import ConfigError, UsageError
+
+PROMPT_SUFFIX = ".prompt.md"
+COMMAND_NAME = re.compile(r"^[A-Za-z][\w.-]*$")
+_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class PromptFile:
+    """A parsed prompt file or template."""
+
+    name: str
+    path: Path
+    body: str
+    description: str = ""
+    participant: str = ""
+    tools: tuple[str, ...] | None = None
+    args_hint: str = ""
+    meta: dict[str, str | list[str]] = field(default_factory=dict)
+
+    def expand(self, arguments: str) -> str:
+        """The body with ``$ARGUMENTS`` replaced (or the arguments appended when it has none)."""
+        if "$ARGUMENTS" in self.body:
+            return self.body.replace("$ARGUMENTS", arguments).strip()
+        return f"{self.body}\n\n{arguments}".strip() if arguments else self.body
+
+
+def _scalar(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def parse_front_matter(text: str, source: str = "") -> tuple[dict[str, str | list[str]], str]:
+    """Split ``---`` front matter (``key: value``, ``key: [a, b]`` or ``- item`` lists) from the body.
+
+    This is the small YAML subset prompt files use; a full YAML parser would be a new dependency.
+
+    Raises:
+        ConfigError: the front matter is not closed or has a line that is not ``key: value``.
+    """
+    lines = text.replace("\r\n", "\n").split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}, text.strip()
+    try:
+        close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise ConfigError("front matter starts with --- but is never closed", file=source) from None
+    meta: dict[str, str | list[str]] = {}
+    current: str | None = None
+    for number, line in enumerate(lines[1:close], start=2):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("- ") and current is not None:
+            items = meta.get(current)
+            meta[current] = [*(items if isinstance(items, list) else []), _scalar(stripped[2:])]
+            continue
+        match = _KEY.match(stripped)
+        if match is None:
+            raise ConfigError(f"line {number} of the front matter is not `key: value`", file=source)
+        current, value = match.group(1), match.group(2).strip()
+        if value.startswith("[") and value.endswith("]"):
+            meta[current] = [_scalar(v) for v in value[1:-1].split(",") if v.strip()]
+        else:
+            meta[current] = _scalar(value) if value else []
+    return meta, "\n".join(lines[close + 1 :]).strip()
+
+
+def read_prompt_file(path: Path, name: str | None = None) -> PromptFile:
+    """Parse one prompt file; ``name`` defaults to the file name without ``.prompt.md``/``.md``.
+
+    Raises:
+        ConfigError: unreadable, bad front matter, or a name that cannot be a command.
+    """
+    if name is None:
+        name = path.name.removesuffix(PROMPT_SUFFIX).removesuffix(".md")
+    if not COMMAND_NAME.match(name):
+        raise ConfigError(
+            f"{name!r} cannot be a command name (letters, digits, '-', '_', '.'): rename the file",
+            file=str(path),
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror}", file=str(path)) from exc
+    meta, body = parse_front_matter(text, str(path))
+    tools = meta.get("tools")
+    hint = meta.get("args_hint") or meta.get("argument-hint") or ""
+    if isinstance(hint, list):  # `args_hint: [question]` reads as a list; the user meant the text
+        hint = f"[{', '.join(hint)}]"
+    return PromptFile(
+        name=name,
+        path=path,
+        body=body,
+        description=str(meta.get("description") or f"prompt file {path.name}"),
+        participant=str(meta.get("participant") or ""),
+        tools=tuple([tools] if isinstance(tools, str) else tools) if tools is not None else None,
+        args_hint=str(hint),
+        meta=meta,
+    )
+
+
+def _handler(prompt: PromptFile, reread: bool) -> Handler:
+    async def run(ctx: CommandContext, arguments: str) -> CommandResult:
+        current = prompt
+        if reread:  # the user may have edited the file since the registry was built
+            try:
+                current = read_prompt_file(prompt.path, prompt.name)
+            except ConfigError as exc:
+                raise UsageError(f"/{prompt.name}: {exc}") from None
+        return CommandResult(
+            prompt=current.expand(arguments),
+            data={
+                "participant": current.participant,
+                "tools": list(current.tools) if current.tools is not None else None,
+                "file": str(current.path),
+            },
+        )
+
+    return run
+
+
+def prompt_command(
+    prompt: PromptFile, *, source: str, participant: str = "", reread: bool = True
+) -> SlashCommand:
+    """The slash command that sends ``prompt``.
+
+    Args:
+        prompt: the parsed file (or an inline template from config).
+        source: the registry source ("prompt-file", "built-in", "user").
+        participant: the participant that owns the command ("" = global).
+        reread: read ``prompt.path`` again on each use (False for inline templates).
+    """
+    return SlashCommand(
+        name=prompt.name,
+        description=prompt.description,
+        handler=_handler(prompt, reread),
+        args_hint=prompt.args_hint,
+        source=source,
+        participant=participant,
+    )
+
+
+def find_prompt_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob(f"*{PROMPT_SUFFIX}")) if folder.is_dir() else []
+
+
+def register_prompt_files(registry: CommandRegistry, folders: list[Path]) -> list[PromptFile]:
+    """Register every ``*.prompt.md`` in ``folders``; a later folder wins over an earlier one.
+
+    Returns:
+        The prompt files registered.
+    """
+    found: dict[str, PromptFile] = {}
+    for folder in folders:
+        for path in find_prompt_files(folder):
+            prompt = read_prompt_file(path)
+            found[prompt.name] = prompt
+    for prompt in found.values():
+        registry.register(prompt_command(prompt, source="prompt-file"))
+    return list(found.values())
+
+
+def register_templates(registry: CommandRegistry, folder: Path) -> None:
+    """Register the built-in templates: ``folder/*.md`` globally, ``folder/<participant>/*.md`` for it."""
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.glob("*.md")):
+        registry.register(prompt_command(read_prompt_file(path), source="built-in"))
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for path in sorted(sub.glob("*.md")):
+            command = prompt_command(
+                read_prompt_file(path), source="built-in", participant=sub.name
+            )
+            registry.register(command)

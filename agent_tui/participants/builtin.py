@@ -1,0 +1,98 @@
+"""Built-in participants (@workspace, @terminal) and the user's ``[[participants]]`` from .agentrc.
+
+Each built-in is a Markdown file in ``prompts/participants/`` whose front matter gives its
+description and tools; user-defined ones come from config. Both register through
+``ParticipantRegistry.register`` and their commands through ``CommandRegistry.register``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agent_tui.commands.prompt_files import (
+    COMMAND_NAME,
+    PromptFile,
+    prompt_command,
+    read_prompt_file,
+)
+from agent_tui.commands.registry import CommandRegistry
+from agent_tui.errors import ConfigError
+from agent_tui.participants.registry import Participant, ParticipantRegistry
+from agent_tui.paths import user_prompts_dir
+from agent_tui.resources import data_dir
+
+DEFAULT = Participant("", "The default agent: every enabled tool")
+
+
+def builtin_participants(folder: Path | None = None) -> list[Participant]:
+    """The default agent plus one participant per ``prompts/participants/*.md``."""
+    folder = folder or data_dir("prompts") / "participants"
+    found = [DEFAULT]
+    for path in sorted(folder.glob("*.md")):
+        prompt = read_prompt_file(path)
+        found.append(Participant(prompt.name, prompt.description, prompt.body, prompt.tools))
+    return found
+
+
+def _prompt_file_text(entry: dict[str, Any], index: int, workspace: Path) -> str:
+    """Read ``prompt_file``, which must lie in the workspace or ``~/.agent/``.
+
+    Why the limit: a cloned repo's .agentrc may define participants before the folder is trusted, and
+    ``prompt_file = "~/.ssh/id_rsa"`` would send that file to the model provider.
+    """
+    key = f"participants[{index}].prompt_file"
+    raw = Path(str(entry["prompt_file"])).expanduser()
+    path = (raw if raw.is_absolute() else workspace / raw).resolve()
+    allowed = (workspace.resolve(), user_prompts_dir().parent.resolve())
+    if not any(path == root or root in path.parents for root in allowed):
+        raise ConfigError("must be a file inside the workspace or ~/.agent/", key=key)
+    try:
+        return read_prompt_file(path, "prompt").body
+    except ConfigError as exc:
+        raise ConfigError(exc.reason, file=exc.file, key=key) from None
+
+
+def register_user_participants(
+    config: Any, participants: ParticipantRegistry, commands: CommandRegistry
+) -> None:
+    """Register ``[[participants]]`` from config (name, description, prompt or prompt_file, tools,
+    commands); a user-defined participant may replace a built-in one of the same name.
+
+    Raises:
+        ConfigError: a prompt file is missing, unreadable or outside the allowed folders.
+    """
+    entries = config.section("participants") or []
+    for index, entry in enumerate(entries):
+        name = str(entry["name"])
+        prompt = str(entry.get("prompt", ""))
+        if entry.get("prompt_file"):
+            prompt = "\n\n".join(
+                p for p in (prompt, _prompt_file_text(entry, index, config.workspace)) if p
+            )
+        tools = entry.get("tools")
+        participants.register(
+            Participant(
+                name,
+                str(entry.get("description") or f"user-defined participant {name}"),
+                prompt,
+                tuple(tools) if tools is not None else None,
+                source="user",
+            )
+        )
+        for spec in entry.get("commands", []):
+            command_name = str(spec["name"])
+            if not COMMAND_NAME.match(command_name):
+                raise ConfigError(
+                    "a command name is letters, digits, '-', '_' or '.'",
+                    key=f"participants[{index}].commands",
+                )
+            template = PromptFile(
+                name=command_name,
+                path=Path(config.workspace) / ".agentrc",
+                body=str(spec.get("prompt") or "$ARGUMENTS"),
+                description=str(spec.get("description") or f"@{name} /{command_name}"),
+            )
+            commands.register(
+                prompt_command(template, source="user", participant=name, reread=False)
+            )

@@ -1,0 +1,334 @@
+"""Each #reference kind on real files and real git repos, and the errors a user can fix."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agent_tui.agent.references import (
+    MAX_COMMAND_OUTPUT_CHARS,
+    ReferenceContext,
+    builtin_reference_registry,
+    find_tokens,
+    mcp_reference_kind,
+    parse_file_arg,
+)
+from agent_tui.errors import UsageError
+from agent_tui.tools.base import SessionState, ToolContext
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def ctx(workspace: Path) -> ReferenceContext:
+    session = SessionState()
+    return ReferenceContext(workspace, session, ToolContext(workspace, session))
+
+
+async def resolve(ctx: ReferenceContext, kind: str, arg: str = ""):  # type: ignore[no-untyped-def]
+    found = builtin_reference_registry().get(kind)
+    assert found is not None
+    return await found.resolve(ctx, arg)
+
+
+def git(workspace: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=workspace,
+        check=True,
+        capture_output=True,
+    )
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+
+def test_tokens_are_found_with_their_arguments_and_without_trailing_punctuation() -> None:
+    text = "see #file:src/app.py:10-40, then (#changes) and #terminalLastCommand."
+
+    tokens = find_tokens(text)
+
+    assert [(t.name, t.arg) for t in tokens] == [
+        ("file", "src/app.py:10-40"),
+        ("changes", ""),
+        ("terminalLastCommand", ""),
+    ]
+    assert text[tokens[0].start : tokens[0].end] == "#file:src/app.py:10-40"
+
+
+def test_hash_inside_a_word_is_not_a_token() -> None:
+    assert find_tokens("C# and issue#12 and a#file:x") == []
+
+
+@pytest.mark.parametrize(
+    ("arg", "expected"),
+    [
+        ("a.py", ("a.py", None, None)),
+        ("a.py:10-40", ("a.py", 10, 40)),
+        ("a.py:7", ("a.py", 7, 7)),
+        ("src/a.py:3-9.", ("src/a.py", 3, 9)),
+    ],
+)
+def test_file_argument_parsing(arg: str, expected: tuple[str, int | None, int | None]) -> None:
+    assert parse_file_arg(arg) == expected
+
+
+@pytest.mark.parametrize("arg", ["", "a.py:40-10", "a.py:0-3"])
+def test_bad_file_arguments_are_usage_errors(arg: str) -> None:
+    with pytest.raises(UsageError):
+        parse_file_arg(arg)
+
+
+# --- #file -------------------------------------------------------------------------------------
+
+
+async def test_file_is_inlined_with_line_numbers(ctx: ReferenceContext, workspace: Path) -> None:
+    (workspace / "src").mkdir()
+    path = workspace / "src" / "app.py"
+    path.write_text("import os\n\nprint(os.getcwd())\n", encoding="utf-8")
+
+    ref = await resolve(ctx, "file", "src/app.py")
+
+    assert ref.kind == "file" and ref.label == "#file:src/app.py"
+    assert ref.text.splitlines() == [
+        "src/app.py (3 lines)",
+        "1\timport os",
+        "2\t",
+        "3\tprint(os.getcwd())",
+    ]
+    assert ctx.session.changed_since_seen(path.resolve()) is False  # the model has now seen it
+
+
+async def test_file_range_inlines_only_those_lines_and_focuses_them(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    (workspace / "big.txt").write_text("".join(f"line {n}\n" for n in range(1, 101)))
+
+    ref = await resolve(ctx, "file", "big.txt:10-12")
+
+    assert ref.label == "#file:big.txt:10-12"
+    lines = ref.text.splitlines()
+    assert lines == ["big.txt, lines 10-12 of 100", "10\tline 10", "11\tline 11", "12\tline 12"]
+    assert ref.focus_lines == (2, 4)
+
+
+async def test_file_range_past_the_end_is_clamped_or_refused(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    (workspace / "short.txt").write_text("a\nb\nc\n")
+
+    clamped = await resolve(ctx, "file", "short.txt:2-50")
+    assert clamped.label == "#file:short.txt:2-3"
+    with pytest.raises(UsageError, match="only 3 lines"):
+        await resolve(ctx, "file", "short.txt:9-12")
+
+
+async def test_a_sentence_ending_dot_is_not_part_of_the_path(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    (workspace / "app.py").write_text("x = 1\n")
+
+    ref = await resolve(ctx, "file", "app.py.")
+
+    assert ref.label == "#file:app.py"
+
+
+async def test_missing_file_is_a_usage_error(ctx: ReferenceContext) -> None:
+    with pytest.raises(UsageError, match="no such file"):
+        await resolve(ctx, "file", "missing.py")
+
+
+@pytest.mark.parametrize("arg", ["../secret.txt", "/etc/hostname"])
+async def test_files_outside_the_workspace_are_refused(
+    ctx: ReferenceContext, workspace: Path, arg: str
+) -> None:
+    (workspace.parent / "secret.txt").write_text("s3cret")
+
+    with pytest.raises(UsageError, match="outside the workspace"):
+        await resolve(ctx, "file", arg)
+
+
+async def test_a_symlink_pointing_outside_the_workspace_is_refused(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    (workspace.parent / "secret.txt").write_text("s3cret")
+    (workspace / "link.txt").symlink_to(workspace.parent / "secret.txt")
+
+    with pytest.raises(UsageError, match="outside the workspace"):
+        await resolve(ctx, "file", "link.txt")
+
+
+async def test_folders_and_binary_files_are_refused(ctx: ReferenceContext, workspace: Path) -> None:
+    (workspace / "pkg").mkdir()
+    (workspace / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+
+    with pytest.raises(UsageError, match="folder"):
+        await resolve(ctx, "file", "pkg")
+    with pytest.raises(UsageError, match="binary"):
+        await resolve(ctx, "file", "image.png")
+
+
+# --- #changes ----------------------------------------------------------------------------------
+
+
+async def test_changes_shows_staged_unstaged_and_untracked(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    git(workspace, "init", "-q")
+    (workspace / "a.txt").write_text("one\n")
+    (workspace / "b.txt").write_text("bee\n")
+    git(workspace, "add", ".")
+    git(workspace, "commit", "-q", "-m", "init")
+    (workspace / "a.txt").write_text("one\ntwo\n")  # unstaged
+    (workspace / "b.txt").write_text("bee\nbuzz\n")
+    git(workspace, "add", "b.txt")  # staged
+    (workspace / "new.txt").write_text("fresh\n")  # untracked
+
+    ref = await resolve(ctx, "changes")
+
+    assert ref.label == "#changes"
+    assert "+two" in ref.text and "+buzz" in ref.text
+    assert "Untracked files" in ref.text and "new.txt" in ref.text
+
+
+async def test_changes_in_a_clean_repo_says_so(ctx: ReferenceContext, workspace: Path) -> None:
+    git(workspace, "init", "-q")
+    (workspace / "a.txt").write_text("one\n")
+    git(workspace, "add", ".")
+    git(workspace, "commit", "-q", "-m", "init")
+
+    ref = await resolve(ctx, "changes")
+
+    assert "No changes" in ref.text
+
+
+async def test_changes_in_a_repo_without_commits_diffs_the_index(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    git(workspace, "init", "-q")
+    (workspace / "a.txt").write_text("first\n")
+    git(workspace, "add", "a.txt")
+
+    ref = await resolve(ctx, "changes")
+
+    assert "+first" in ref.text
+
+
+async def test_changes_outside_a_repo_is_a_clear_error(
+    ctx: ReferenceContext, monkeypatch: pytest.MonkeyPatch, workspace: Path
+) -> None:
+    # Keep git from finding a repository above tmp_path.
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(workspace.parent))
+
+    with pytest.raises(UsageError, match="needs a git repository"):
+        await resolve(ctx, "changes")
+
+
+# --- #terminalLastCommand ----------------------------------------------------------------------
+
+
+async def test_last_command_includes_command_exit_code_and_output(ctx: ReferenceContext) -> None:
+    ctx.session.last_command = {"command": "make", "output": "error: no rule", "exit_code": 2}
+
+    ref = await resolve(ctx, "terminalLastCommand")
+
+    assert ref.text.splitlines() == ["$ make", "exit code: 2", "output:", "error: no rule"]
+    assert ref.focus_lines is not None and ref.focus_lines[1] == 4
+
+
+async def test_last_command_keeps_the_end_of_a_huge_output(ctx: ReferenceContext) -> None:
+    output = "noise\n" * (MAX_COMMAND_OUTPUT_CHARS // 3) + "FATAL: the real cause"
+    ctx.session.last_command = {"command": "build", "output": output, "exit_code": None}
+
+    ref = await resolve(ctx, "terminalLastCommand")
+
+    assert ref.text.endswith("FATAL: the real cause")
+    assert "still running" in ref.text
+    assert len(ref.text) < MAX_COMMAND_OUTPUT_CHARS + 200
+
+
+async def test_no_command_yet_is_a_clear_error(ctx: ReferenceContext) -> None:
+    with pytest.raises(UsageError, match="no command has run in this session yet"):
+        await resolve(ctx, "terminalLastCommand")
+
+
+def test_template_parameters_after_a_uri_template_belong_to_the_token() -> None:
+    text = "read #mcp:srv/demo://text/{id} id=7 now, and #mcp:srv/plain://x y=1"
+
+    tokens = find_tokens(text)
+
+    assert [t.arg for t in tokens] == ["srv/demo://text/{id} id=7", "srv/plain://x"]
+
+
+# --- #mcp (registered by the MCP integration through the same registry call) ---------------------
+
+EVERYTHING_JS = (
+    Path(__file__).resolve().parents[2]
+    / "tests/.mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+)
+
+
+async def test_mcp_resource_reference_over_a_real_server(
+    ctx: ReferenceContext, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("node") is None or not EVERYTHING_JS.is_file():
+        pytest.skip("server-everything is not installed: run scripts/install-test-servers.sh")
+    from agent_tui.mcp.config import load_servers
+    from agent_tui.mcp.manager import McpManager
+    from agent_tui.tools.registry import ToolRegistry
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
+    servers = {"everything": {"command": "node", "args": [str(EVERYTHING_JS), "stdio"]}}
+    manager = McpManager(
+        load_servers({"servers": servers}, workspace, trusted=False),
+        tools=ToolRegistry(),
+        workspace=workspace,
+    )
+    registry = builtin_reference_registry()
+    registry.register(mcp_reference_kind(manager))
+    manager.start_all()
+    try:
+        await manager.wait_for(
+            lambda: manager.servers["everything"].status in ("running", "failed")
+        )
+        kind = registry.get("mcp")
+        assert kind is not None
+        (token,) = find_tokens(
+            "see #mcp:everything/demo://resource/dynamic/text/{resourceId} resourceId=7"
+        )
+
+        ref = await kind.resolve(ctx, token.arg)
+
+        assert ref.kind == "mcp"
+        assert ref.label == "#mcp:everything/demo://resource/dynamic/text/7"
+        assert "7" in ref.text
+    finally:
+        await manager.aclose()
+
+
+def test_no_references_inside_fenced_code_or_piped_stdin() -> None:
+    text = (
+        "explain #changes\n```sh\ngit diff #changes\n```\n"
+        "<stdin>\ncommit 1: #terminalLastCommand and #file:x.py\n</stdin>"
+    )
+
+    assert [t.name for t in find_tokens(text)] == ["changes"]
+
+
+async def test_an_empty_file_is_attached_as_empty(ctx: ReferenceContext, workspace: Path) -> None:
+    (workspace / "empty.py").write_text("")
+
+    whole = await resolve(ctx, "file", "empty.py")
+    ranged = await resolve(ctx, "file", "empty.py:1-5")
+
+    assert whole.text == ranged.text == "empty.py (empty file)"
+    assert ranged.label == "#file:empty.py"

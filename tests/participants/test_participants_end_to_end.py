@@ -1,0 +1,197 @@
+"""End to end: ``agent-tui -p`` against the fake LLM server; assert on the requests it received."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakes.llm_server import FakeLLM
+from tests.participants.agent_double import READ_ONLY_TOOLS
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    path.mkdir()
+    (tmp_path / "home").mkdir()
+    return path
+
+
+def run_cli(
+    workspace: Path, fake_llm: FakeLLM, prompt: str, stdin: str = "", extra: list[str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    home = workspace.parent / "home"
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "AGENT_TUI_STATE_DIR": str(workspace.parent / "state"),
+        "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
+        "ANTHROPIC_API_KEY": "test-key",
+    }
+    for name in ("OPENAI_API_KEY", "AGENT_TUI_PROVIDER", "AGENT_TUI_MODEL", "AGENT_TUI_BASE_URL"):
+        env.pop(name, None)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agent_tui",
+            "-p",
+            prompt,
+            "--provider",
+            "anthropic",
+            "--base-url",
+            fake_llm.url,
+            "--on-approval",
+            "deny",
+            *(extra or []),
+        ],
+        cwd=workspace,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def request_text(body: dict[str, Any]) -> str:
+    parts = []
+    for message in body["messages"]:
+        content = message["content"]
+        if isinstance(content, str):
+            parts.append(content)
+        else:
+            parts.extend(str(block.get("text", block.get("content", ""))) for block in content)
+    return "\n".join(parts)
+
+
+def test_workspace_explain_sends_only_read_only_tools(workspace: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": "The loader reads .agentrc."}])
+
+    done = run_cli(workspace, fake_llm, "@workspace /explain the config loader")
+
+    assert done.returncode == 0, done.stderr
+    assert "The loader reads .agentrc." in done.stdout
+    (body,) = fake_llm.requests
+    assert body["tools"], "the read-only tools are offered"
+    assert {tool["name"] for tool in body["tools"]} <= READ_ONLY_TOOLS
+    assert "You are @workspace" in str(body["system"])
+    assert "Explain how this works in this codebase: the config loader" in request_text(body)
+
+
+def test_file_reference_puts_the_file_text_in_the_request(
+    workspace: Path, fake_llm: FakeLLM
+) -> None:
+    (workspace / "notes.txt").write_text("the launch code is 0000\nsecond line\n")
+    fake_llm.set_script([{"text": "Noted."}])
+
+    done = run_cli(workspace, fake_llm, "summarise #file:notes.txt")
+
+    assert done.returncode == 0, done.stderr
+    (body,) = fake_llm.requests
+    text = request_text(body)
+    assert '<attachment label="#file:notes.txt">' in text
+    assert "1\tthe launch code is 0000\n2\tsecond line" in text
+    assert "summarise #file:notes.txt" in text
+
+
+def test_missing_file_reference_fails_before_sending(workspace: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": "should not be asked"}])
+
+    done = run_cli(workspace, fake_llm, "summarise #file:missing.txt")
+
+    assert done.returncode == 2
+    assert "#file:missing.txt" in done.stderr + done.stdout
+    assert fake_llm.requests == []
+
+
+def test_unknown_participant_fails_before_sending(workspace: Path, fake_llm: FakeLLM) -> None:
+    done = run_cli(workspace, fake_llm, "@nobody hello")
+
+    assert done.returncode == 2
+    assert "@workspace" in done.stderr + done.stdout
+    assert fake_llm.requests == []
+
+
+def test_references_in_piped_stdin_are_left_alone(workspace: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": "Two commits."}])
+
+    done = run_cli(workspace, fake_llm, "summarise", stdin="fix #file:gone.py and #changes\n")
+
+    assert done.returncode == 0, done.stderr
+    (body,) = fake_llm.requests
+    assert "fix #file:gone.py and #changes" in request_text(body)
+    assert "<attachment" not in request_text(body)
+
+
+def test_small_window_shrinks_the_attachment_and_reports_it(
+    workspace: Path, fake_llm: FakeLLM
+) -> None:
+    """Both rounds of a turn fit the window; the json result names what was cut."""
+    (workspace / ".agentrc").write_text("[model]\ncontext_window = 6000\nmax_tokens = 1000\n")
+    (workspace / "big.txt").write_text("".join(f"row {n} of the table\n" for n in range(1, 4001)))
+    (workspace / "small.txt").write_text("tiny\n")
+    fake_llm.set_script(
+        [
+            {"tool_calls": [{"id": "call_1", "name": "read_file", "input": {"path": "small.txt"}}]},
+            {"text": "Row 2000 is fine."},
+        ]
+    )
+
+    done = run_cli(
+        workspace,
+        fake_llm,
+        "check #file:big.txt:1990-2010 please",
+        extra=["--output-format", "json"],
+    )
+
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    first, second = fake_llm.requests
+    assert "row 2000 of the table" in request_text(first)
+    assert result["pruned"] == [] or all("big.txt" in p for p in result["pruned"])
+    for body in (first, second):
+        size = len(json.dumps(body["system"])) + len(json.dumps(body["messages"]))
+        size += len(json.dumps(body.get("tools", [])))
+        assert size / 4 <= 6000 - 1000 + 500  # the estimate's margin: framing JSON is extra
+    uses = [
+        b["id"]
+        for m in second["messages"]
+        if isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_use"
+    ]
+    results = [
+        b["tool_use_id"]
+        for m in second["messages"]
+        if isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result"
+    ]
+    assert uses == results == ["call_1"]
+
+
+def test_whole_big_file_is_shrunk_and_the_json_result_says_so(
+    workspace: Path, fake_llm: FakeLLM
+) -> None:
+    (workspace / ".agentrc").write_text("[model]\ncontext_window = 6000\nmax_tokens = 1000\n")
+    (workspace / "big.txt").write_text("".join(f"row {n} of the table\n" for n in range(1, 4001)))
+    fake_llm.set_script([{"text": "It is a table."}])
+
+    done = run_cli(workspace, fake_llm, "what is #file:big.txt", extra=["--output-format", "json"])
+
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(result["pruned"]) == 1
+    assert result["pruned"][0].startswith("#file:big.txt (kept ")
+    (body,) = fake_llm.requests
+    text = request_text(body)
+    assert "1\trow 1 of the table" in text and "lines omitted]" in text
+    assert "row 4000 of the table" not in text
