@@ -165,6 +165,17 @@ class RoundLimitHit(Event):
 
 
 @dataclass(frozen=True)
+class CommandHandled(Event):
+    """A slash command answered without the model: show ``message``, carry out ``action``."""
+
+    type: ClassVar[str] = "command_handled"
+    command: str
+    message: str = ""
+    action: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ErrorEvent(Event):
     type: ClassVar[str] = "error"
     message: str

@@ -97,6 +97,8 @@ class _Printer:
             self.err.write(f"{mark} {label}{detail}\n")
         elif isinstance(event, ev.ErrorEvent):
             self.err.write(f"error: {event.message}\n")
+        elif isinstance(event, ev.CommandHandled) and event.message:
+            self.out.write(event.message.rstrip("\n") + "\n")
         elif isinstance(event, ev.Notice | ev.ContextPruned):
             text = event.text if isinstance(event, ev.Notice) else "pruned: " + ", ".join(event.dropped + event.shrunk)
             self.err.write(f"note: {text}\n")
@@ -115,6 +117,8 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
         summary.pruned.extend(event.dropped + event.shrunk)
     elif isinstance(event, ev.Notice):
         summary.notices.append(event.text)
+    elif isinstance(event, ev.CommandHandled):
+        summary.text = event.message
     elif isinstance(event, ev.TurnFinished):
         summary.text = event.text or summary.text
         summary.rounds = event.rounds
@@ -165,6 +169,8 @@ async def run_turn(agent: Agent, prompt: str, opts: HeadlessOptions,
 
 
 def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
+    agent.interactive = False
+
     async def main() -> int:
         try:
             return await run_turn(agent, prompt, opts, sys.stdout, sys.stderr)

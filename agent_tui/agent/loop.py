@@ -69,6 +69,8 @@ class Agent:
         self.total_usage = Usage()
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
+        # False under -p: commands that only make sense in the app are refused, not ignored.
+        self.interactive = True
 
     def reset(self) -> None:
         """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
@@ -93,8 +95,8 @@ class Agent:
             yield ev.ErrorEvent(str(exc), exit_code=exc.exit_code)
             return
         if plan.local_result is not None:
-            if plan.local_result.message:
-                yield ev.Notice(plan.local_result.message)
+            result = plan.local_result
+            yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
             yield ev.TurnFinished("", "local_command", 0, Usage())
             return
         yield ev.TurnStarted(

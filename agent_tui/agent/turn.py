@@ -185,7 +185,12 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         )
         if command is None:
             raise _unknown_command(command_name, participant.name, deps.commands)
-        result = await command.handler(TurnCommandContext(agent), rest[match.end() :].strip())
+        interactive = bool(getattr(agent, "interactive", True))
+        if command.interactive_only and not interactive:
+            raise UsageError(f"/{command_name} works only in the app (run agent-tui without -p)")
+        result = await command.handler(
+            TurnCommandContext(agent, interactive), rest[match.end() :].strip()
+        )
         if result.prompt is None:
             return TurnPlan("", "", None, (), participant.name, command_name, local_result=result)
         rest = result.prompt
