@@ -1,0 +1,135 @@
+"""The OpenAI Chat Completions provider (``POST {base_url}/chat/completions``, streaming).
+
+Also the provider for OpenAI-compatible servers (Ollama, llama.cpp, vLLM, LM Studio): the base URL
+includes ``/v1`` (``http://localhost:11434/v1``), as the ``openai`` SDK expects. Tool results become
+``role: "tool"`` messages; thinking blocks are dropped (Chat Completions has no place for them).
+The SDK is imported only by :meth:`OpenAIProvider.sdk_events` (``transport = "sdk"``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from agent_tui.agent.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agent_tui.providers.api import ApiProvider, Reducer, sdk_kwargs, translate_sdk_errors
+from agent_tui.providers.base import ProviderRequest
+from agent_tui.providers.openai_reduce import OpenAIReducer
+
+
+def wire_message(message: Message) -> list[dict[str, Any]]:
+    """One conversation message as Chat Completions messages (a user turn may become several)."""
+    text = "".join(b.text for b in message.content if isinstance(b, TextBlock))
+    if message.role == "assistant":
+        out: dict[str, Any] = {"role": "assistant", "content": text if text.strip() else None}
+        calls = [
+            {
+                "id": b.id,
+                "type": "function",
+                "function": {"name": b.name, "arguments": json.dumps(b.input)},
+            }
+            for b in message.content
+            if isinstance(b, ToolUseBlock)
+        ]
+        if calls:
+            out["tool_calls"] = calls
+        return [out] if out["content"] or calls else []
+    # Tool results must directly follow the assistant message that made the calls.
+    wire: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, ToolResultBlock):
+            # Chat Completions has no is_error flag: say it in the content.
+            content = f"Error: {block.content}" if block.is_error else block.content
+            wire.append({"role": "tool", "tool_call_id": block.tool_use_id, "content": content})
+    if text:
+        wire.append({"role": "user", "content": text})
+    return wire
+
+
+def completions_body(request: ProviderRequest, *, official: bool) -> dict[str, Any]:
+    """The streaming request body for ``/chat/completions``.
+
+    Args:
+        request: what to send.
+        official: talking to api.openai.com, which wants ``max_completion_tokens`` (its reasoning
+            models reject ``max_tokens``); compatible servers mostly know only ``max_tokens``.
+    """
+    messages: list[dict[str, Any]] = []
+    if request.system:
+        messages.append({"role": "system", "content": request.system})
+    for message in request.messages:
+        messages.extend(wire_message(message))
+    body: dict[str, Any] = {
+        "model": request.model,
+        "messages": messages,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        ("max_completion_tokens" if official else "max_tokens"): request.max_tokens,
+    }
+    if request.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.input_schema,
+                },
+            }
+            for t in request.tools
+        ]
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    return body
+
+
+class OpenAIProvider(ApiProvider):
+    """Streams from OpenAI Chat Completions or any OpenAI-compatible server."""
+
+    name = "openai"
+    path = "/chat/completions"
+    official_host = "api.openai.com"
+
+    def build_body(self, request: ProviderRequest) -> dict[str, Any]:
+        return completions_body(request, official=self.official_host in self.config.base_url)
+
+    def auth_headers(self, key: str | None) -> dict[str, str]:
+        return {"authorization": f"Bearer {key}"} if key else {}
+
+    def new_reducer(self) -> Reducer:
+        return OpenAIReducer()
+
+    def base_url_hint(self) -> str:
+        if not self.config.base_url.rstrip("/").endswith("/v1"):
+            return "; OpenAI-style base URLs usually end in /v1 (http://localhost:11434/v1)"
+        return ""
+
+    async def sdk_events(
+        self, body: dict[str, Any], key: str | None
+    ) -> AsyncIterator[dict[str, Any]]:
+        import openai  # 0.8 s on our machine: only when transport = "sdk"
+
+        if self._sdk_client is None:
+            self._sdk_client = openai.AsyncOpenAI(
+                api_key=key or "no-key-set",  # local servers take any; the SDK insists on one
+                base_url=self.config.base_url,
+                max_retries=0,  # our retry loop applies to both transports alike
+                timeout=self.config.timeout_s,
+            )
+        client = self._sdk_client
+
+        async def raw_events() -> AsyncIterator[Any]:
+            stream = await client.chat.completions.create(
+                **sdk_kwargs(client.chat.completions.create, body)
+            )
+            async with stream:
+                async for chunk in stream:
+                    yield chunk
+
+        def error_event(body: Any) -> dict[str, Any]:
+            # The SDK hands over the inner error object; the reducer expects the chunk.
+            return {"error": body if isinstance(body, dict) else {"message": str(body)}}
+
+        async for chunk in translate_sdk_errors(openai, raw_events(), error_event):
+            yield chunk

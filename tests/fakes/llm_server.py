@@ -1,0 +1,267 @@
+"""A fake LLM server speaking the Anthropic Messages and OpenAI Chat Completions wire formats.
+
+It replays a script of assistant turns (agent_tui/providers/script.py describes the format) over
+real HTTP on 127.0.0.1: streaming SSE with chunked transfer encoding, or plain JSON, plus injected
+faults (status errors N times then success, a cut connection, malformed tool JSON, unknown events).
+
+    python -m tests.fakes.llm_server --script FILE [--port 0] [--api-key KEY]
+
+prints its base URL (Anthropic style, without ``/v1``) as the first line of stdout and serves until
+killed. ``GET /_requests`` returns every JSON body received; ``POST /_script`` replaces the script.
+In tests use the ``fake_llm`` fixture (tests/conftest.py) instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from agent_tui.providers.script import ScriptTurn, load_script, parse_turn
+
+from . import wire_anthropic, wire_openai
+
+ANTHROPIC_PATH = "/v1/messages"
+OPENAI_PATH = "/v1/chat/completions"
+Turns = list[ScriptTurn] | list[dict[str, Any]] | str | Path
+
+
+class _Exhausted(Exception):
+    pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client hanging up (a cancelled stream, a closed keep-alive) is normal here.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+class FakeLLM:
+    """The server's state: the script, the cursor and every request received.
+
+    Args:
+        turns: the script (turn dicts, ScriptTurns, or a script file path).
+        api_key: the only key accepted; ``None`` accepts any non-empty key.
+        port: 0 picks a free port.
+    """
+
+    def __init__(
+        self, turns: Turns | None = None, *, api_key: str | None = None, port: int = 0
+    ) -> None:
+        self.api_key = api_key
+        self.received: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._turns: list[ScriptTurn] = []
+        self._cursor = 0
+        self._fault_hits = 0
+        self.set_script(turns or [])
+        self._httpd = _Server(("127.0.0.1", port), _Handler)
+        self._httpd.fake = self  # type: ignore[attr-defined]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL for Anthropic-style clients (no ``/v1``)."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def openai_url(self) -> str:
+        """Base URL for OpenAI-style clients (with ``/v1``)."""
+        return self.url + "/v1"
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        """The JSON bodies received, in order."""
+        with self._lock:
+            return [r["body"] for r in self.received]
+
+    @property
+    def turns_served(self) -> int:
+        return self._cursor
+
+    def set_script(self, turns: Turns) -> None:
+        """Replace the script and rewind to its first turn."""
+        if isinstance(turns, str | Path):
+            parsed = load_script(turns)
+        else:
+            parsed = [
+                t if isinstance(t, ScriptTurn) else parse_turn(t, position=n)
+                for n, t in enumerate(turns)
+            ]
+        with self._lock:
+            self._turns, self._cursor, self._fault_hits = parsed, 0, 0
+
+    def next_turn(self) -> tuple[ScriptTurn, int, dict[str, Any] | None]:
+        """The turn to answer with, its 1-based number, and a status fault to send instead."""
+        with self._lock:
+            if self._cursor >= len(self._turns):
+                raise _Exhausted(
+                    f"the script has no turn {self._cursor + 1} ({len(self._turns)} played)"
+                )
+            turn = self._turns[self._cursor]
+            fault = turn.fault if isinstance(turn.fault, dict) else None
+            if fault is not None and self._fault_hits < int(fault.get("times", 1)):
+                self._fault_hits += 1
+                return turn, self._cursor + 1, fault
+            self._cursor += 1
+            self._fault_hits = 0
+            return turn, self._cursor, None
+
+    def start(self) -> FakeLLM:
+        # A short poll interval: stop() (shutdown) waits up to one interval, once per test.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def serve_forever(self) -> None:
+        self._httpd.serve_forever()
+
+    def __enter__(self) -> FakeLLM:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # chunked streaming and keep-alive, like the real APIs
+    server_version = "fake-llm/1"
+
+    @property
+    def fake(self) -> FakeLLM:
+        return self.server.fake  # type: ignore[attr-defined,no-any-return]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+    def do_GET(self) -> None:
+        if self.path == "/_requests":
+            self._send_json(200, self.fake.requests)
+        else:
+            self._send_json(404, wire_anthropic.error_body(404, f"no route GET {self.path}"))
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {"_unparsable": raw.decode("utf-8", "replace")}
+        if self.path == "/_script":
+            self.fake.set_script(body)
+            self._send_json(200, {"turns": len(body)})
+            return
+        with self.fake._lock:
+            self.fake.received.append(
+                {"path": self.path, "headers": dict(self.headers), "body": body}
+            )
+        openai = self.path.startswith("/v1/chat") or "chat/completions" in self.path
+        wire: Any = wire_openai if openai else wire_anthropic
+        if self.path not in (ANTHROPIC_PATH, OPENAI_PATH):
+            self._send_json(404, wire.error_body(404, f"no route POST {self.path}"))
+            return
+        key = self._key(openai)
+        if not key or (self.fake.api_key is not None and key != self.fake.api_key):
+            # Echo the key back, as some real APIs do in part: clients must never show it.
+            self._send_json(401, wire.error_body(401, f"invalid api key {key!r}"))
+            return
+        if not openai and not self.headers.get("anthropic-version"):
+            self._send_json(400, wire.error_body(400, "anthropic-version: header is required"))
+            return
+        try:
+            turn, number, fault = self.fake.next_turn()
+        except _Exhausted as exc:
+            self._send_json(400, wire.error_body(400, f"fake LLM server: {exc}"))
+            return
+        if fault is not None:
+            status = int(fault["status"])
+            headers = {}
+            if fault.get("retry_after") is not None:
+                headers["retry-after"] = str(fault["retry_after"])
+            message = f"injected fault {status} (request made with key {key})"
+            self._send_json(status, wire.error_body(status, message), headers)
+            return
+        self._answer(openai, turn, number, body, len(raw) // 4)
+
+    def _key(self, openai: bool) -> str:
+        # Anthropic takes x-api-key (our httpx transport) or a Bearer token (its SDK since 2.x).
+        auth = self.headers.get("authorization") or ""
+        bearer = auth[len("Bearer ") :].strip() if auth.startswith("Bearer ") else ""
+        return bearer if openai else (self.headers.get("x-api-key") or "").strip() or bearer
+
+    def _answer(
+        self, openai: bool, turn: ScriptTurn, number: int, body: dict[str, Any], estimate: int
+    ) -> None:
+        model = str(body.get("model", "fake-model"))
+        if not body.get("stream"):
+            if openai:
+                self._send_json(200, wire_openai.completion_json(turn, model, number, estimate))
+            else:
+                self._send_json(200, wire_anthropic.message_json(turn, model, number, estimate))
+            return
+        if openai:
+            usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            frames = wire_openai.completion_stream(turn, model, number, estimate, usage)
+        else:
+            frames = wire_anthropic.message_stream(turn, model, number, estimate)
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream; charset=utf-8")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        for item in frames:
+            if item is wire_anthropic.CUT:
+                # Drop the connection without the terminating chunk: a mid-stream disconnect.
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            data = item.encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.write(b"0\r\n\r\n")
+
+    def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve a script until killed; the first stdout line is the base URL."""
+    parser = argparse.ArgumentParser(prog="python -m tests.fakes.llm_server")
+    parser.add_argument("--script", required=True, help="JSON or JSONL script of assistant turns")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--api-key", default=None, help="accept only this key (default: any)")
+    args = parser.parse_args(argv)
+    fake = FakeLLM(args.script, api_key=args.api_key, port=args.port)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    print(fake.url, flush=True)
+    try:
+        fake.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        fake._httpd.server_close()
+
+
+if __name__ == "__main__":
+    main()
