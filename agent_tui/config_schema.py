@@ -61,6 +61,14 @@ SCHEMA: dict[str, Any] = {
                     "additionalProperties": False,
                     "properties": {"auto_approve": _BOOL_MAP},
                 },
+                "fetch": {  # fetch_webpage: per-operation timeout and per-page size cap
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "timeout_s": {"type": "number", "exclusiveMinimum": 0, "maximum": 300},
+                        "max_bytes": {"type": "integer", "minimum": 1024},
+                    },
+                },
                 "edits": {
                     "type": "object",
                     "additionalProperties": False,

@@ -173,12 +173,12 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
 
     async def main() -> int:
         try:
+            agent.start()
+            for notice in await agent.wait_ready():  # the model must be offered MCP tools
+                sys.stderr.write(f"note: {notice}\n")
             return await run_turn(agent, prompt, opts, sys.stdout, sys.stderr)
         finally:
-            await agent.deps.provider.aclose()
-            terminals = agent.deps.session.extras.get("terminals")
-            if terminals is not None:
-                terminals.kill_all()
+            await agent.aclose()
 
     try:
         return asyncio.run(main())

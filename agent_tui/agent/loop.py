@@ -12,13 +12,14 @@ import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.conversation import Conversation, Message, TextBlock, ToolResultBlock
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
+from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
@@ -49,6 +50,8 @@ class AgentDeps:
     session: SessionState
     commands: CommandRegistry
     participants: ParticipantRegistry
+    references: ReferenceRegistry = field(default_factory=builtin_reference_registry)
+    mcp: Any = None  # agent_tui.mcp.manager.McpManager, or None when no server is configured
 
 
 @dataclass
@@ -71,6 +74,36 @@ class Agent:
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
         self.interactive = True
+
+    def start(self) -> None:
+        """Start background services (MCP servers); call inside the running event loop."""
+        if self.deps.mcp is not None:
+            self.deps.mcp.start_all()
+
+    async def wait_ready(self) -> list[str]:
+        """Wait until MCP servers have started or failed (headless: before the first turn).
+
+        Returns:
+            Notices for the user: servers that failed, workspace servers not started (untrusted).
+        """
+        mcp = self.deps.mcp
+        if mcp is None:
+            return []
+        await mcp.wait_started()
+        failed = [
+            f"MCP server {name} failed: {state.error}"
+            for name, state in mcp.servers.items() if state.status == "failed"
+        ]
+        return [*mcp.notices, *failed]
+
+    async def aclose(self) -> None:
+        """Stop MCP servers, background terminals and the provider's connections."""
+        if self.deps.mcp is not None:
+            await self.deps.mcp.aclose()
+        terminals = self.deps.session.extras.get("terminals")
+        if terminals is not None:
+            await terminals.aclose()
+        await self.deps.provider.aclose()
 
     def reset(self) -> None:
         """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""

@@ -18,6 +18,7 @@ from agent_tui.agent.references import (
 )
 from agent_tui.errors import UsageError
 from agent_tui.tools.base import SessionState, ToolContext
+from tests.helpers import missing
 
 
 @pytest.fixture
@@ -280,7 +281,7 @@ async def test_mcp_resource_reference_over_a_real_server(
     ctx: ReferenceContext, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if shutil.which("node") is None or not EVERYTHING_JS.is_file():
-        pytest.skip("server-everything is not installed: run scripts/install-test-servers.sh")
+        missing("server-everything is not installed: run scripts/install-test-servers.sh")
     from agent_tui.mcp.config import load_servers
     from agent_tui.mcp.manager import McpManager
     from agent_tui.tools.registry import ToolRegistry

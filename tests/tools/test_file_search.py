@@ -13,6 +13,7 @@ from agent_tui.tools.base import SessionState, ToolContext, ToolResult
 from agent_tui.tools.file_search import FileSearchTool
 from agent_tui.tools.fs_walk import RG_ENV, find_rg
 from agent_tui.tools.registry import builtin_registry
+from tests.helpers import missing
 
 
 @pytest.fixture(params=["rg", "python"])
@@ -23,7 +24,7 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     else:
         monkeypatch.delenv(RG_ENV, raising=False)
         if find_rg() is None:
-            pytest.skip("ripgrep is not installed")
+            missing("ripgrep is not installed")
     return str(request.param)
 
 

@@ -12,6 +12,7 @@ from agent_tui.tools.base import SessionState, ToolContext, ToolResult
 from agent_tui.tools.fs_walk import RG_ENV, find_rg
 from agent_tui.tools.grep_search import TEXT_WIDTH, GrepSearchTool
 from agent_tui.tools.registry import builtin_registry
+from tests.helpers import missing
 
 
 @pytest.fixture(params=["rg", "python"])
@@ -22,7 +23,7 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     else:
         monkeypatch.delenv(RG_ENV, raising=False)
         if find_rg() is None:
-            pytest.skip("ripgrep is not installed")
+            missing("ripgrep is not installed")
     return str(request.param)
 
 

@@ -1,0 +1,387 @@
+"""The one module that imports the ``mcp`` SDK (2.x): connect to a server and talk to it.
+
+Everything crossing this boundary is converted to ``agent_tui.mcp.types``. Importing the SDK costs
+about a second, so this module is imported only when a configured server starts (never at startup).
+
+A connection lives inside one task (the SDK's transports are anyio task groups that must be entered
+and exited by the same task); other tasks send requests through it. When the transport's read
+stream ends (a stdio server exited, an HTTP session broke) ``Connection.wait_closed()`` returns.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import anyio
+import mcp.client.stdio
+import mcp_types as mt
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from pydantic import ValidationError
+
+from agent_tui import __version__
+from agent_tui.errors import McpError
+from agent_tui.mcp.config import ServerConfig
+from agent_tui.mcp.types import (
+    CallOutcome,
+    ClientHandlers,
+    Part,
+    PromptArg,
+    PromptInfo,
+    PromptMessage,
+    PromptResult,
+    ResourceInfo,
+    SamplingRequest,
+    ServerFeatures,
+    TemplateInfo,
+    ToolInfo,
+)
+
+logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
+MAX_PAGES = 100  # a server whose cursor never ends cannot hang a listing
+USER_REJECTED = -1  # the spec's error code for "the user rejected the sampling request"
+
+# After closing a stdio server's stdin the SDK waits this long before SIGTERM (then SIGKILL 2 s
+# later). Its 2 s default made every /mcp restart and every exit wait 2 s for servers that keep
+# running when stdin closes (server-everything does); SIGTERM is still a graceful request.
+mcp.client.stdio.PROCESS_TERMINATION_TIMEOUT = 0.5
+
+
+def _b64_size(data: str) -> int:
+    try:
+        return len(base64.b64decode(data, validate=False))
+    except (binascii.Error, ValueError):
+        return len(data) * 3 // 4
+
+
+def _part(block: Any) -> Part:
+    """Convert one SDK content block (or resource contents) to a Part."""
+    if isinstance(block, mt.TextContent):
+        return Part("text", text=block.text)
+    if isinstance(block, mt.ImageContent | mt.AudioContent):
+        return Part(block.type, mime=block.mime_type, size=_b64_size(block.data), binary=True)
+    if isinstance(block, mt.ResourceLink):
+        return Part("link", uri=str(block.uri), name=block.name, mime=block.mime_type or "")
+    if isinstance(block, mt.EmbeddedResource):
+        return _part(block.resource)
+    if isinstance(block, mt.TextResourceContents):
+        return Part("resource", text=block.text, uri=str(block.uri), mime=block.mime_type or "")
+    if isinstance(block, mt.BlobResourceContents):
+        return Part(
+            "resource",
+            uri=str(block.uri),
+            mime=block.mime_type or "",
+            size=_b64_size(block.blob),
+            binary=True,
+        )
+    return Part(
+        "text", text=f"[unsupported content: {getattr(block, 'type', type(block).__name__)}]"
+    )
+
+
+def _sampling_request(params: mt.CreateMessageRequestParams) -> SamplingRequest:
+    messages = []
+    for message in params.messages:
+        blocks = message.content if isinstance(message.content, list) else [message.content]
+        text = "\n".join(_part(block).render() for block in blocks)
+        messages.append({"role": message.role, "content": text})
+    hints: tuple[str, ...] = ()
+    if params.model_preferences and params.model_preferences.hints:
+        hints = tuple(h.name for h in params.model_preferences.hints if h.name)
+    return SamplingRequest(
+        messages=tuple(messages),
+        system=params.system_prompt or "",
+        max_tokens=params.max_tokens,
+        temperature=params.temperature,
+        model_hints=hints,
+    )
+
+
+def _transport(config: ServerConfig, errlog: TextIO, cwd: Path) -> Any:
+    if config.type == "stdio":
+        params = StdioServerParameters(
+            command=config.command,
+            args=list(config.args),
+            # The parent's whole environment (PATH, proxies, tokens the user exported) plus the
+            # configured env; the SDK's default passes only a handful of variables.
+            env={**os.environ, **config.env},
+            cwd=str(cwd / config.cwd) if config.cwd else str(cwd),
+        )
+        return stdio_client(params, errlog=errlog)
+    if config.type == "sse":
+        return sse_client(config.url, headers=config.headers or None)
+    # The SDK's own factory (its ClientSessionGroup uses it too): MCP's recommended timeouts.
+    return streamable_http_client(
+        config.url, http_client=create_mcp_http_client(headers=config.headers)
+    )
+
+
+@asynccontextmanager
+async def _watched(transport: Any, lost: anyio.Event) -> AsyncIterator[Any]:
+    """Pass a transport's streams through, setting ``lost`` when its read stream ends."""
+    async with transport as (read_stream, write_stream):
+        relay_in, relay_out = anyio.create_memory_object_stream[Any](0)
+
+        async def pump() -> None:
+            try:
+                async with relay_in:
+                    async for item in read_stream:
+                        await relay_in.send(item)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+                pass
+            finally:
+                lost.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(pump)
+            try:
+                yield relay_out, write_stream
+            finally:
+                group.cancel_scope.cancel()
+
+
+class Connection:
+    """A live session with one server. Methods raise ``McpError`` on any protocol failure."""
+
+    def __init__(self, client: Client, lost: anyio.Event) -> None:
+        self._client = client
+        self._lost = lost
+        caps = client.server_capabilities
+        info = client.server_info
+        self.features = ServerFeatures(
+            tools=caps.tools is not None,
+            prompts=caps.prompts is not None,
+            resources=caps.resources is not None,
+            completions=caps.completions is not None,
+            name=info.name if info else "",
+            version=info.version if info else "",
+            instructions=client.instructions or "",
+        )
+
+    async def wait_closed(self) -> None:
+        await self._lost.wait()
+
+    async def _guard(self, call: Awaitable[_T]) -> _T:
+        try:
+            return await call
+        except MCPError as exc:
+            raise McpError(exc.error.message if exc.error else str(exc)) from exc
+        except ValidationError as exc:
+            raise McpError(f"the server answered with an invalid message: {exc}") from exc
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError) as exc:
+            raise McpError("the connection to the server is closed") from exc
+
+    async def _pages(self, fetch: Callable[[str | None], Awaitable[Any]], attr: str) -> list[Any]:
+        items: list[Any] = []
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await self._guard(fetch(cursor))
+            items.extend(getattr(page, attr))
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return items
+
+    async def list_tools(self) -> list[ToolInfo]:
+        tools = await self._pages(lambda c: self._client.list_tools(cursor=c), "tools")
+        out = []
+        for tool in tools:
+            ann = tool.annotations
+            out.append(
+                ToolInfo(
+                    name=tool.name,
+                    description=tool.description or "",
+                    input_schema=dict(tool.input_schema or {"type": "object"}),
+                    title=tool.title or (ann.title if ann and ann.title else ""),
+                    read_only_hint=bool(ann and ann.read_only_hint),
+                    destructive_hint=ann.destructive_hint if ann else None,
+                )
+            )
+        return out
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> CallOutcome:
+        result = await self._guard(self._client.call_tool(name, arguments))
+        return CallOutcome(
+            parts=tuple(_part(block) for block in result.content),
+            structured=result.structured_content,
+            is_error=bool(result.is_error),
+        )
+
+    async def list_prompts(self) -> list[PromptInfo]:
+        prompts = await self._pages(lambda c: self._client.list_prompts(cursor=c), "prompts")
+        return [
+            PromptInfo(
+                name=p.name,
+                description=p.description or "",
+                title=p.title or "",
+                arguments=tuple(
+                    PromptArg(a.name, a.description or "", bool(a.required))
+                    for a in p.arguments or ()
+                ),
+            )
+            for p in prompts
+        ]
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> PromptResult:
+        result = await self._guard(self._client.get_prompt(name, arguments))
+        messages = tuple(PromptMessage(m.role, (_part(m.content),)) for m in result.messages)
+        return PromptResult(result.description or "", messages)
+
+    async def complete(
+        self, kind: str, ref: str, argument: str, value: str, context: dict[str, str]
+    ) -> list[str]:
+        reference: mt.PromptReference | mt.ResourceTemplateReference
+        if kind == "prompt":
+            reference = mt.PromptReference(type="ref/prompt", name=ref)
+        else:
+            reference = mt.ResourceTemplateReference(type="ref/resource", uri=ref)
+        result = await self._guard(
+            self._client.complete(reference, {"name": argument, "value": value}, context or None)
+        )
+        return list(result.completion.values)
+
+    async def list_resources(self) -> list[ResourceInfo]:
+        found = await self._pages(lambda c: self._client.list_resources(cursor=c), "resources")
+        return [
+            ResourceInfo(str(r.uri), r.name, r.description or "", r.mime_type or "", r.title or "")
+            for r in found
+        ]
+
+    async def list_templates(self) -> list[TemplateInfo]:
+        found = await self._pages(
+            lambda c: self._client.list_resource_templates(cursor=c), "resource_templates"
+        )
+        return [
+            TemplateInfo(
+                t.uri_template, t.name, t.description or "", t.mime_type or "", t.title or ""
+            )
+            for t in found
+        ]
+
+    async def read_resource(self, uri: str) -> list[Part]:
+        result = await self._guard(self._client.read_resource(uri))
+        return [_part(contents) for contents in result.contents]
+
+
+def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, Any]:
+    """The SDK callbacks, each a thin conversion around a ClientHandlers method."""
+
+    async def on_elicit(_ctx: Any, params: Any) -> mt.ElicitResult | mt.ErrorData:
+        if isinstance(params, mt.ElicitRequestURLParams):
+            # URL-mode elicitation (open a browser for OAuth and the like) is not supported.
+            return mt.ElicitResult(action="decline")
+        answer = await handlers.elicit(params.message, dict(params.requested_schema))
+        content = answer.content if answer.action == "accept" else None
+        return mt.ElicitResult(action=answer.action, content=content)
+
+    async def on_sampling(_ctx: Any, params: mt.CreateMessageRequestParams) -> Any:
+        answer = await handlers.sample(_sampling_request(params))
+        if answer is None:
+            return mt.ErrorData(
+                code=USER_REJECTED, message="The user declined the sampling request"
+            )
+        return mt.CreateMessageResult(
+            role="assistant",
+            content=mt.TextContent(type="text", text=answer.text),
+            model=answer.model,
+            stop_reason="endTurn",
+        )
+
+    async def on_roots(_ctx: Any) -> mt.ListRootsResult:
+        return mt.ListRootsResult(
+            roots=[mt.Root(uri=uri, name=name) for uri, name in handlers.roots()]  # type: ignore[arg-type]
+        )
+
+    async def on_log(params: mt.LoggingMessageNotificationParams) -> None:
+        handlers.log(f"[{params.level}] {params.logger or 'server'}: {params.data}")
+
+    async def on_message(message: Any) -> None:
+        if listening.is_set() and not isinstance(message, Exception):
+            return  # a listen stream (2026-07-28) delivers the changes; these are its copies
+        if isinstance(message, mt.ToolListChangedNotification):
+            handlers.changed("tools")
+        elif isinstance(message, mt.PromptListChangedNotification):
+            handlers.changed("prompts")
+        elif isinstance(message, mt.ResourceListChangedNotification):
+            handlers.changed("resources")
+        elif isinstance(message, Exception):
+            handlers.log(f"transport error: {message!r}")
+
+    return {
+        "elicitation_callback": on_elicit,
+        "sampling_callback": on_sampling,
+        "list_roots_callback": on_roots,
+        "logging_callback": on_log,
+        "message_handler": on_message,
+    }
+
+
+async def _listen(client: Client, handlers: ClientHandlers, listening: anyio.Event) -> None:
+    """Receive list changes on a 2026-07-28 connection, which sends them only to a listen stream."""
+    from mcp.client.subscriptions import (
+        PromptsListChanged,
+        ResourcesListChanged,
+        SubscriptionLost,
+        ToolsListChanged,
+    )
+
+    kinds = {
+        ToolsListChanged: "tools",
+        PromptsListChanged: "prompts",
+        ResourcesListChanged: "resources",
+    }
+    try:
+        async with client.listen(
+            tools_list_changed=True, prompts_list_changed=True, resources_list_changed=True
+        ) as subscription:
+            listening.set()
+            async for event in subscription:
+                kind = kinds.get(type(event))
+                if kind is not None:
+                    handlers.changed(kind)  # type: ignore[arg-type]
+    except (MCPError, SubscriptionLost, TimeoutError) as exc:
+        # No change notifications then; the connection itself may still be fine.
+        handlers.log(f"subscriptions/listen ended: {exc!r}")
+
+
+@asynccontextmanager
+async def connect(
+    config: ServerConfig, handlers: ClientHandlers, *, errlog: TextIO, workspace: Path
+) -> AsyncIterator[Connection]:
+    """Start (stdio) or reach (HTTP) the server, run the handshake, and yield the Connection.
+
+    Enter and exit in the same task; cancel that task to disconnect.
+
+    Raises:
+        OSError: a stdio command cannot be started.
+        Exception: transport failures surface as the SDK raised them (often an ExceptionGroup).
+    """
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    lost = anyio.Event()
+    listening = anyio.Event()
+    client = Client(
+        _watched(_transport(config, errlog, workspace), lost),
+        client_info=mt.Implementation(name="agent-tui", version=__version__),
+        # The response cache would serve stale listings after list_changed; we re-list ourselves.
+        cache=None,
+        **_callbacks(handlers, listening),
+    )
+    async with client, anyio.create_task_group() as group:
+        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            group.start_soon(_listen, client, handlers, listening)
+        try:
+            yield Connection(client, lost)
+        finally:
+            group.cancel_scope.cancel()

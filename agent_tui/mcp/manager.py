@@ -1,0 +1,427 @@
+"""Start, watch and stop MCP servers; keep their tools in the ToolRegistry.
+
+Each server runs in its own asyncio task (the SDK's transports must be entered and left by one
+task), started in the background so a session never waits for a server. The SDK is imported by the
+first server task, never when no server is configured. A server that exits or drops its connection
+is marked ``failed`` and its tools are withdrawn; ``restart()`` brings it back. A stdio server's
+stderr, and our notes about each server, go to ``<state dir>/logs/mcp-<name>.log``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from agent_tui.errors import McpError
+from agent_tui.mcp.config import (
+    DEFAULT_CONNECT_TIMEOUT_S,
+    ServerConfig,
+    connect_timeout,
+    ignored_workspace_files,
+    load_servers,
+)
+from agent_tui.mcp.tools import McpTool, build_manifest, source_of
+from agent_tui.mcp.types import (
+    CallOutcome,
+    ElicitAnswer,
+    McpHooks,
+    Part,
+    PromptInfo,
+    PromptResult,
+    ResourceInfo,
+    SamplingAnswer,
+    SamplingRequest,
+    ServerFeatures,
+    TemplateInfo,
+    ToolInfo,
+)
+from agent_tui.paths import state_dir
+
+if TYPE_CHECKING:
+    from agent_tui.config import Config
+    from agent_tui.mcp.adapter import Connection
+    from agent_tui.tools.base import Manifest, Tool
+    from agent_tui.tools.registry import ToolRegistry
+
+logger = logging.getLogger(__name__)
+Status = Literal["stopped", "starting", "running", "failed", "disabled"]
+MAX_LOG_BYTES = 1_000_000
+
+
+@dataclass
+class ServerState:
+    """What the manager knows about one server (read by ``/mcp`` and the UI)."""
+
+    config: ServerConfig
+    log_path: Path
+    status: Status = "stopped"
+    error: str = ""
+    features: ServerFeatures = field(default_factory=ServerFeatures)
+    tools: list[ToolInfo] = field(default_factory=list)
+    prompts: list[PromptInfo] = field(default_factory=list)
+    resources: list[ResourceInfo] = field(default_factory=list)
+    templates: list[TemplateInfo] = field(default_factory=list)
+    connection: Connection | None = None
+    task: asyncio.Task[None] | None = None
+    timed_out: bool = False
+    stopping: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+
+class _Handlers:
+    """The ClientHandlers of one server: requests and notifications from that server."""
+
+    def __init__(self, manager: McpManager, state: ServerState) -> None:
+        self.manager = manager
+        self.state = state
+
+    async def elicit(self, message: str, schema: dict[str, Any]) -> ElicitAnswer:
+        hook = self.manager.hooks.on_elicit
+        if hook is None:  # headless: nobody to fill in the form
+            return ElicitAnswer("decline")
+        return await hook(self.state.name, message, schema)
+
+    async def sample(self, request: SamplingRequest) -> SamplingAnswer | None:
+        return await self.manager.sample(self.state.name, request)
+
+    def roots(self) -> list[tuple[str, str]]:
+        root = self.manager.workspace.resolve()
+        return [(root.as_uri(), root.name or str(root))]
+
+    def changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
+        self.manager.schedule_refresh(self.state, kind)
+
+    def log(self, text: str) -> None:
+        self.manager.write_log(self.state, text)
+
+
+class McpManager:
+    """All MCP servers of a session.
+
+    Args:
+        servers: the configured servers by name (``config.load_servers``).
+        tools: the agent's ToolRegistry; server tools are registered into it as they appear.
+        workspace: the workspace root (the root offered to servers, stdio servers' default cwd).
+        hooks: the UI's elicitation / sampling callbacks; unset ones decline.
+        connect_timeout_s: how long a server may take to start and answer the handshake.
+        log_dir: where server logs go (default ``<state dir>/logs``).
+    """
+
+    def __init__(
+        self,
+        servers: dict[str, ServerConfig],
+        *,
+        tools: ToolRegistry | None,
+        workspace: Path,
+        hooks: McpHooks | None = None,
+        connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S,
+        log_dir: Path | None = None,
+    ) -> None:
+        self.registry = tools
+        self.workspace = workspace
+        self.hooks = hooks or McpHooks()
+        self.connect_timeout_s = connect_timeout_s
+        self._log_dir = log_dir
+        self.servers: dict[str, ServerState] = {
+            name: ServerState(
+                config, self._log_path(name), "disabled" if config.disabled else "stopped"
+            )
+            for name, config in servers.items()
+        }
+        self.notices: list[str] = []
+        # Called with a server name whenever its state, tools, prompts or resources change.
+        self.listeners: list[Callable[[str], None]] = []
+        self._changed = asyncio.Condition()
+        self._sampling_locks: dict[str, asyncio.Lock] = {}
+        self._refreshes: set[asyncio.Task[None]] = set()
+
+    @classmethod
+    def from_config(
+        cls, config: Config, tools: ToolRegistry | None, hooks: McpHooks | None = None
+    ) -> McpManager:
+        """The manager for a loaded Config (trust-gating the workspace's JSON files).
+
+        Raises:
+            ConfigError: a workspace MCP file or server entry is malformed.
+        """
+        section = config.section("mcp")
+        manager = cls(
+            load_servers(section, config.workspace, trusted=config.trusted),
+            tools=tools,
+            workspace=config.workspace,
+            hooks=hooks,
+            connect_timeout_s=connect_timeout(section),
+        )
+        for relative in ignored_workspace_files(config.workspace, trusted=config.trusted):
+            manager.notices.append(
+                f"{relative}: MCP servers not started because this folder is not trusted (/trust)."
+            )
+        return manager
+
+    def _log_path(self, name: str) -> Path:
+        folder = self._log_dir or state_dir() / "logs"
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+        return folder / f"mcp-{safe}.log"
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def state(self, name: str) -> ServerState:
+        """Raises McpError for an unknown server name."""
+        try:
+            return self.servers[name]
+        except KeyError:
+            known = ", ".join(sorted(self.servers)) or "none configured"
+            raise McpError(f"no MCP server named {name!r} (servers: {known})") from None
+
+    def start_all(self) -> None:
+        """Start every enabled server in the background (call from inside the event loop)."""
+        for state in self.servers.values():
+            if state.status == "stopped":
+                self._launch(state)
+
+    def _launch(self, state: ServerState) -> None:
+        state.status, state.error, state.timed_out, state.stopping = "starting", "", False, False
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._run(state), name=f"mcp:{state.name}")
+        state.task = task
+        handle = loop.call_later(self.connect_timeout_s, self._connect_timed_out, state, task)
+        task.add_done_callback(lambda _t: handle.cancel())
+        self._notify(state)
+
+    def _connect_timed_out(self, state: ServerState, task: asyncio.Task[None]) -> None:
+        if state.task is task and state.status == "starting":
+            state.timed_out = True
+            task.cancel()
+
+    async def start(self, name: str) -> ServerState:
+        """Start a server (if not running) and wait until it is running or has failed."""
+        state = self.state(name)
+        if state.status in ("stopped", "failed", "disabled"):
+            self._launch(state)
+        await self.wait_for(lambda: state.status in ("running", "failed"), None)
+        return state
+
+    async def stop(self, name: str) -> ServerState:
+        state = self.state(name)
+        task = state.task
+        if task is not None and not task.done():
+            state.stopping = True
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        state.status, state.error = "stopped", ""
+        self._notify(state)
+        return state
+
+    async def restart(self, name: str) -> ServerState:
+        await self.stop(name)
+        return await self.start(name)
+
+    async def aclose(self) -> None:
+        """Stop every server (their processes end) and cancel pending refreshes."""
+        for task in list(self._refreshes):
+            task.cancel()
+        # Concurrently: each stdio server may take a grace period to exit.
+        await asyncio.gather(*(self.stop(name) for name in list(self.servers)))
+
+    async def wait_started(self, timeout: float | None = None) -> None:
+        """Wait until no server is still starting (each is bounded by the connect timeout).
+
+        Headless runs call this before the first turn so the model is offered the servers' tools.
+        """
+        await self.wait_for(
+            lambda: all(s.status != "starting" for s in self.servers.values()), timeout
+        )
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = 60) -> None:
+        """Wait until ``predicate()`` holds; it is re-checked after every state change.
+
+        Raises:
+            TimeoutError: it did not hold within ``timeout`` seconds.
+        """
+        async with asyncio.timeout(timeout):
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+    def _notify(self, state: ServerState) -> None:
+        for listener in list(self.listeners):
+            listener(state.name)
+
+        async def pulse() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        self._spawn(pulse())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._refreshes.add(task)
+        task.add_done_callback(self._refreshes.discard)
+
+    def write_log(self, state: ServerState, text: str) -> None:
+        state.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with state.log_path.open("a", encoding="utf-8") as log:
+            log.write(f"[agent-tui {time.strftime('%H:%M:%S')}] {text}\n")
+
+    async def _run(self, state: ServerState) -> None:
+        # The SDK import (~1 s) happens only once a server starts, and in a thread so the event
+        # loop (the TUI) keeps running meanwhile.
+        adapter = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.adapter")
+        state.log_path.parent.mkdir(parents=True, exist_ok=True)
+        if state.log_path.exists() and state.log_path.stat().st_size > MAX_LOG_BYTES:
+            state.log_path.replace(state.log_path.with_suffix(".log.1"))  # keep one old log
+        self.write_log(state, f"starting {state.config.describe()}")
+        errlog = state.log_path.open("a", encoding="utf-8", buffering=1)
+        failure = ""
+        try:
+            async with adapter.connect(
+                state.config, _Handlers(self, state), errlog=errlog, workspace=self.workspace
+            ) as connection:
+                state.connection = connection
+                state.features = connection.features
+                await self._refresh(state, "all")
+                state.status = "running"
+                self.write_log(state, f"connected: {len(state.tools)} tools")
+                self._notify(state)
+                await connection.wait_closed()
+            failure = "the server closed the connection (exited?)"
+        except asyncio.CancelledError:
+            if state.timed_out:
+                failure = f"did not connect within {self.connect_timeout_s:g} s"
+            elif not state.stopping:
+                raise
+        except Exception as exc:  # noqa: BLE001 - any failure of a server task marks it failed
+            errlog.write("".join(traceback.format_exception(exc)))
+            failure = _describe(exc)
+        finally:
+            state.connection = None
+            if self.registry is not None:
+                self.registry.unregister_source(source_of(state.name))
+            errlog.close()
+        if failure:
+            self._fail(state, failure)
+
+    def _fail(self, state: ServerState, reason: str) -> None:
+        if state.stopping:
+            return
+        state.status, state.error = "failed", reason
+        self.write_log(state, f"failed: {reason}")
+        logger.warning("MCP server %s failed: %s", state.name, reason)
+        self._notify(state)
+
+    # -- listings ----------------------------------------------------------------------------
+
+    def schedule_refresh(self, state: ServerState, kind: str) -> None:
+        if state.connection is not None and state.status == "running":
+            self._spawn(self._refresh_logged(state, kind))
+
+    async def _refresh_logged(self, state: ServerState, kind: str) -> None:
+        try:
+            await self._refresh(state, kind)
+        except McpError as exc:
+            self.write_log(state, f"refreshing {kind} failed: {exc}")
+        self._notify(state)
+
+    async def _refresh(self, state: ServerState, kind: str) -> None:
+        connection = state.connection
+        if connection is None:
+            return
+        features = connection.features
+        if kind in ("tools", "all") and features.tools:
+            state.tools = await connection.list_tools()
+            self._register_tools(state)
+        if kind in ("prompts", "all") and features.prompts:
+            state.prompts = await connection.list_prompts()
+        if kind in ("resources", "all") and features.resources:
+            state.resources = await connection.list_resources()
+            state.templates = await connection.list_templates()
+
+    def _register_tools(self, state: ServerState) -> None:
+        if self.registry is None:
+            return
+        self.registry.unregister_source(source_of(state.name))
+        for info in state.tools:
+            manifest = build_manifest(state.name, info)
+            self.registry.register(manifest, self._factory(state.name, info.name))
+
+    def _factory(self, server: str, tool: str) -> Callable[[Manifest], Tool]:
+        def build(manifest: Manifest) -> Tool:
+            return McpTool(manifest, self, server, tool)
+
+        return build
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def connection(self, name: str) -> Connection:
+        """The live connection of a running server.
+
+        Raises:
+            McpError: the server is unknown, not started, or failed.
+        """
+        state = self.state(name)
+        if state.connection is None or state.status != "running":
+            detail = f": {state.error}" if state.error else ""
+            raise McpError(f"MCP server {name!r} is {state.status}{detail}")
+        return state.connection
+
+    async def call_tool(self, server: str, tool: str, arguments: dict[str, Any]) -> CallOutcome:
+        return await self.connection(server).call_tool(tool, arguments)
+
+    async def get_prompt(self, server: str, prompt: str, arguments: dict[str, str]) -> PromptResult:
+        return await self.connection(server).get_prompt(prompt, arguments)
+
+    async def read_resource(self, server: str, uri: str) -> list[Part]:
+        return await self.connection(server).read_resource(uri)
+
+    async def complete(
+        self,
+        server: str,
+        kind: Literal["prompt", "resource"],
+        ref: str,
+        argument: str,
+        value: str,
+        context: dict[str, str] | None = None,
+    ) -> list[str]:
+        """Suggestions for an argument of a prompt or resource template; [] if unsupported."""
+        state = self.state(server)
+        if state.connection is None or not state.features.completions:
+            return []
+        try:
+            return await state.connection.complete(kind, ref, argument, value, context or {})
+        except McpError as exc:
+            self.write_log(state, f"completion/complete failed: {exc}")
+            return []
+
+    async def sample(self, server: str, request: SamplingRequest) -> SamplingAnswer | None:
+        """Answer a server's sampling request, asking the user the first time (per server)."""
+        hooks = self.hooks
+        if hooks.complete is None:
+            return None
+        lock = self._sampling_locks.setdefault(server, asyncio.Lock())
+        async with lock:  # two concurrent first requests ask once
+            consent = hooks.sampling_consent.get(server)
+            if consent is None:
+                if hooks.ask_sampling is None:
+                    return None
+                consent = await hooks.ask_sampling(server, request)
+                hooks.sampling_consent[server] = consent
+        if not consent:
+            return None
+        text = await hooks.complete(list(request.messages), request.system, request.max_tokens)
+        return SamplingAnswer(text, hooks.model_name)
+
+
+def _describe(exc: BaseException) -> str:
+    """The innermost meaningful message of an exception (groups from anyio task groups)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__

@@ -1,0 +1,199 @@
+"""Plain values exchanged between the MCP adapter and the rest of agent-tui.
+
+The adapter (``agent_tui.mcp.adapter``) is the only module that sees the SDK's pydantic models; it
+converts them to these frozen dataclasses so the manager, the tools, the commands and the UI never
+depend on the SDK (or pay for importing it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+PartKind = Literal["text", "image", "audio", "resource", "link"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One content block of a tool result, prompt message or resource read.
+
+    Args:
+        kind: text, image, audio, resource (embedded or read contents) or link (resource_link).
+        text: the text (text blocks and text resources).
+        mime: the MIME type, when known.
+        size: decoded size in bytes of binary data (images, audio, blob resources).
+        uri: the resource's URI (resource and link).
+        name: the link's name.
+    """
+
+    kind: PartKind
+    text: str = ""
+    mime: str = ""
+    size: int = 0
+    uri: str = ""
+    name: str = ""
+    binary: bool = False
+
+    def render(self) -> str:
+        """This part as text for the model: text inline, binary summarised."""
+        if self.kind == "text":
+            return self.text
+        if self.kind in ("image", "audio"):
+            return f"[{self.kind}: {self.mime or 'unknown type'}, {self.size} bytes]"
+        if self.kind == "link":
+            mime = f" ({self.mime})" if self.mime else ""
+            return f"[resource link: {self.name or self.uri} <{self.uri}>{mime}]"
+        if self.binary:
+            return f"[resource {self.uri}: {self.mime or 'binary'}, {self.size} bytes]"
+        mime = f" ({self.mime})" if self.mime else ""
+        return f"[resource {self.uri}{mime}]\n{self.text}"
+
+
+def render_parts(parts: list[Part] | tuple[Part, ...]) -> str:
+    return "\n".join(part.render() for part in parts)
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    title: str = ""
+    read_only_hint: bool = False
+    destructive_hint: bool | None = None
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    parts: tuple[Part, ...]
+    structured: Any = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class PromptArg:
+    name: str
+    description: str = ""
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class PromptInfo:
+    name: str
+    description: str = ""
+    title: str = ""
+    arguments: tuple[PromptArg, ...] = ()
+
+
+@dataclass(frozen=True)
+class PromptMessage:
+    role: Literal["user", "assistant"]
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class PromptResult:
+    description: str
+    messages: tuple[PromptMessage, ...]
+
+
+@dataclass(frozen=True)
+class ResourceInfo:
+    uri: str
+    name: str
+    description: str = ""
+    mime: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class TemplateInfo:
+    uri_template: str
+    name: str
+    description: str = ""
+    mime: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class ServerFeatures:
+    """What the server said it supports (its capabilities)."""
+
+    tools: bool = False
+    prompts: bool = False
+    resources: bool = False
+    completions: bool = False
+    name: str = ""
+    version: str = ""
+    instructions: str = ""
+
+
+@dataclass(frozen=True)
+class ElicitAnswer:
+    """The user's answer to an elicitation form: accept (with content), decline or cancel."""
+
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SamplingRequest:
+    """A server's ``sampling/createMessage`` request, flattened to text.
+
+    ``messages`` are ``{"role": "user"|"assistant", "content": str}``; images and audio are
+    summarised as ``[image: mime, N bytes]``.
+    """
+
+    messages: tuple[dict[str, str], ...]
+    system: str
+    max_tokens: int
+    temperature: float | None = None
+    model_hints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SamplingAnswer:
+    text: str
+    model: str
+
+
+# The UI's form for an elicitation: (server, message, requested JSON schema) -> answer.
+ElicitHook = Callable[[str, str, dict[str, Any]], Awaitable[ElicitAnswer]]
+# The UI's consent question for a server's first sampling request: (server, request) -> allow?
+SamplingConsentHook = Callable[[str, SamplingRequest], Awaitable[bool]]
+# The configured model, injected by the app: (messages, system, max_tokens) -> text.
+CompleteFn = Callable[[list[dict[str, str]], str, int], Awaitable[str]]
+
+
+@dataclass
+class McpHooks:
+    """Callbacks the app fills in; anything left None is declined (headless mode).
+
+    Args:
+        on_elicit: show a form built from the schema and return the user's answer.
+        ask_sampling: ask whether a server may use the model (asked once per server per session).
+        complete: run the configured model for an allowed sampling request.
+        model_name: reported back to the server as the sampling result's ``model``.
+    """
+
+    on_elicit: ElicitHook | None = None
+    ask_sampling: SamplingConsentHook | None = None
+    complete: CompleteFn | None = None
+    model_name: str = "agent-tui"
+    # Per-server sampling consent remembered for the session (True allow, False deny).
+    sampling_consent: dict[str, bool] = field(default_factory=dict)
+
+
+class ClientHandlers(Protocol):
+    """What the adapter calls back into when a server talks to us (the manager implements it)."""
+
+    async def elicit(self, message: str, schema: dict[str, Any]) -> ElicitAnswer: ...
+
+    async def sample(self, request: SamplingRequest) -> SamplingAnswer | None: ...
+
+    def roots(self) -> list[tuple[str, str]]: ...
+
+    def changed(self, kind: Literal["tools", "prompts", "resources"]) -> None: ...
+
+    def log(self, text: str) -> None: ...

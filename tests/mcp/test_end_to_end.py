@@ -1,0 +1,113 @@
+"""End to end: a scripted model calls a server-everything tool through the agent loop.
+
+The app wiring is ``create_mcp`` + ``start_all`` + ``wait_started`` (what headless and the TUI do);
+the loop validates the call against the server's schema, the approval engine allows the read-only
+echo tool without asking, and the tool result reaches the model's next request.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from agent_tui.build import build_agent
+from agent_tui.commands.registry import CommandRegistry
+from agent_tui.config import load_config
+from agent_tui.headless import HeadlessOptions, run_turn
+from agent_tui.mcp.session import complete_with, create_mcp
+from agent_tui.mcp.types import SamplingRequest
+from agent_tui.providers.scripted import ScriptedProvider
+from agent_tui.tools.registry import ToolRegistry
+
+
+async def test_model_calls_an_mcp_tool_and_sees_the_result(
+    workspace: Path, everything_js: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(
+        json.dumps(
+            [
+                {
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "name": "mcp_everything_echo",
+                            "input": {"message": "via MCP"},
+                        }
+                    ]
+                },
+                {"text": "The server echoed it."},
+            ]
+        )
+    )
+    user = tmp_path / "user.agentrc"
+    user.write_text(
+        f'[model]\nprovider = "scripted"\nscript = "{script}"\n\n'
+        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
+    )
+    config = load_config(workspace, env={}, user_file=user)
+    agent = build_agent(config)
+    manager = create_mcp(config, agent.deps.tools, agent.deps.commands)
+    assert manager is not None
+    manager.start_all()
+    try:
+        await manager.wait_started(60)
+        out = io.StringIO()
+        code = await run_turn(
+            agent, "echo something", HeadlessOptions("stream-json", "fail"), out, io.StringIO()
+        )
+    finally:
+        await manager.aclose()
+    assert code == 0, out.getvalue()
+    provider = agent.deps.provider
+    assert isinstance(provider, ScriptedProvider)
+    assert "mcp_everything_echo" in [tool.name for tool in provider.requests[0].tools]
+    results = [
+        block
+        for message in provider.requests[1].messages
+        for block in message.content
+        if block.type == "tool_result"
+    ]
+    assert results[0].content == "Echo: via MCP" and not results[0].is_error
+    final = json.loads(out.getvalue().splitlines()[-1])
+    assert final["result"] == "The server echoed it."
+
+
+async def test_sampling_through_the_session_provider(
+    workspace: Path, everything_js: Path, tmp_path: Path
+) -> None:
+    provider = ScriptedProvider([{"text": "sampled by the scripted model"}])
+    asked: list[str] = []
+
+    async def allow(server: str, request: SamplingRequest) -> bool:
+        asked.append(server)
+        return True
+
+    user = tmp_path / "user.agentrc"
+    user.write_text(
+        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
+    )
+    config = load_config(workspace, env={}, user_file=user)
+    tools = ToolRegistry()
+    manager = create_mcp(
+        config,
+        tools,
+        CommandRegistry(),
+        ask_sampling=allow,
+        complete=complete_with(provider, "scripted"),
+    )
+    assert manager is not None
+    manager.start_all()
+    try:
+        await manager.wait_for(lambda: "mcp_everything_trigger-sampling-request" in tools)
+        outcome = await manager.call_tool(
+            "everything", "trigger-sampling-request", {"prompt": "hello", "maxTokens": 20}
+        )
+    finally:
+        await manager.aclose()
+    assert "sampled by the scripted model" in outcome.parts[0].text
+    assert asked == ["everything"]
+    request = provider.requests[0]
+    assert request.system == "You are a helpful test server." and request.max_tokens == 20
+    assert "hello" in request.messages[0].text

@@ -1,0 +1,271 @@
+"""server-everything over stdio: tools, results, prompts, resources, elicitation, sampling, roots."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_tui.mcp.manager import McpManager
+from agent_tui.mcp.resources import resolve_mcp_reference, resources_markdown
+from agent_tui.mcp.types import ElicitAnswer, McpHooks, SamplingRequest
+from agent_tui.tools.base import SessionState, ToolContext
+from agent_tui.tools.registry import ToolRegistry
+from tests.mcp.conftest import MakeManager
+
+
+def stdio(everything_js: Path, **extra: Any) -> dict[str, Any]:
+    return {"command": "node", "args": [str(everything_js), "stdio"], **extra}
+
+
+async def call(registry: ToolRegistry, workspace: Path, name: str, args: dict[str, Any]) -> Any:
+    return await registry.get(name).invoke(args, ToolContext(workspace, SessionState()))
+
+
+async def wait_tool(manager: McpManager, registry: ToolRegistry, name: str) -> None:
+    # The tools that depend on client capabilities arrive with notifications/tools/list_changed.
+    await manager.wait_for(lambda: name in registry, 30)
+
+
+async def test_tools_are_registered_with_manifests(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    manager, registry = await make_manager({"everything": stdio(everything_js)})
+    state = manager.servers["everything"]
+    assert state.status == "running", state.error
+    echo = registry.manifest("mcp_everything_echo")
+    assert echo.source == "mcp:everything"
+    assert echo.kind == "read" and echo.read_only_hint  # annotated readOnlyHint: no confirmation
+    assert echo.input_schema["required"] == ["message"]
+    assert echo.display_name == "Echo Tool"
+    gzip = registry.manifest("mcp_everything_gzip-file-as-resource")
+    assert gzip.kind == "execute" and not gzip.read_only
+    prepared = registry.get("mcp_everything_gzip-file-as-resource").prepare(
+        {"name": "a"}, ToolContext(workspace, SessionState())
+    )
+    assert prepared.confirmation is not None
+    assert (
+        "everything" in prepared.confirmation.message
+        and '"name": "a"' in prepared.confirmation.message
+    )
+
+
+async def test_call_tools_and_convert_results(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    _, registry = await make_manager({"everything": stdio(everything_js)})
+    echoed = await call(registry, workspace, "mcp_everything_echo", {"message": "hi there"})
+    assert echoed.content == "Echo: hi there" and not echoed.is_error
+
+    image = await call(registry, workspace, "mcp_everything_get-tiny-image", {})
+    assert "[image: image/png, " in image.content and " bytes]" in image.content
+
+    structured = await call(
+        registry, workspace, "mcp_everything_get-structured-content", {"location": "New York"}
+    )
+    assert set(structured.data["structured_content"]) == {"temperature", "conditions", "humidity"}
+
+    embedded = await call(
+        registry,
+        workspace,
+        "mcp_everything_get-resource-reference",
+        {"resourceType": "Text", "resourceId": 2},
+    )
+    assert "[resource demo://resource/dynamic/text/2" in embedded.content
+
+    links = await call(registry, workspace, "mcp_everything_get-resource-links", {"count": 2})
+    assert links.content.count("[resource link: ") == 2
+
+
+async def test_a_tool_error_becomes_an_error_result(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    _, registry = await make_manager({"everything": stdio(everything_js)})
+    # The server validates too: a wrong enum value comes back as an isError result.
+    result = await call(
+        registry,
+        workspace,
+        "mcp_everything_get-resource-reference",
+        {"resourceType": "nope", "resourceId": 1},
+    )
+    assert result.is_error
+    assert "resourceType" in result.content
+
+
+async def test_stdio_server_gets_parent_env_plus_configured_env(
+    make_manager: MakeManager,
+    everything_js: Path,
+    workspace: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AGENT_TUI_PARENT_MARKER", "from-parent")
+    _, registry = await make_manager(
+        {"everything": stdio(everything_js, env={"CONFIGURED": "${workspaceFolder}"})}
+    )
+    result = await call(registry, workspace, "mcp_everything_get-env", {})
+    assert '"AGENT_TUI_PARENT_MARKER": "from-parent"' in result.content
+    assert f'"CONFIGURED": "{workspace}"' in result.content
+
+
+async def test_elicitation_accepted_and_declined(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    asked: list[tuple[str, str, dict[str, Any]]] = []
+    answer = ElicitAnswer("accept", {"name": "Ada", "check": True})
+
+    async def on_elicit(server: str, message: str, schema: dict[str, Any]) -> ElicitAnswer:
+        asked.append((server, message, schema))
+        return answer
+
+    hooks = McpHooks(on_elicit=on_elicit)
+    manager, registry = await make_manager({"everything": stdio(everything_js)}, hooks=hooks)
+    name = "mcp_everything_trigger-elicitation-request"
+    await wait_tool(manager, registry, name)
+    accepted = await call(registry, workspace, name, {})
+    assert asked[0][0] == "everything" and "name" in asked[0][2]["properties"]
+    assert '"action": "accept"' in accepted.content and "Ada" in accepted.content
+
+    answer = ElicitAnswer("decline")
+    declined = await call(registry, workspace, name, {})
+    assert '"action": "decline"' in declined.content and "Ada" not in declined.content
+
+
+async def test_headless_declines_elicitation(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    manager, registry = await make_manager({"everything": stdio(everything_js)})  # no hooks
+    name = "mcp_everything_trigger-elicitation-request"
+    await wait_tool(manager, registry, name)
+    result = await call(registry, workspace, name, {})
+    assert '"action": "decline"' in result.content
+
+
+async def test_sampling_asks_once_per_server_then_uses_the_model(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    questions: list[str] = []
+    completions: list[tuple[list[dict[str, str]], str, int]] = []
+
+    async def ask(server: str, request: SamplingRequest) -> bool:
+        questions.append(server)
+        return True
+
+    async def complete(messages: list[dict[str, str]], system: str, max_tokens: int) -> str:
+        completions.append((messages, system, max_tokens))
+        return "model says hi"
+
+    hooks = McpHooks(ask_sampling=ask, complete=complete, model_name="test-model")
+    manager, registry = await make_manager({"everything": stdio(everything_js)}, hooks=hooks)
+    name = "mcp_everything_trigger-sampling-request"
+    await wait_tool(manager, registry, name)
+    first = await call(registry, workspace, name, {"prompt": "ping", "maxTokens": 33})
+    second = await call(registry, workspace, name, {"prompt": "again"})
+    assert "model says hi" in first.content and '"model": "test-model"' in first.content
+    assert "model says hi" in second.content
+    assert questions == ["everything"]  # remembered for the session
+    messages, system, max_tokens = completions[0]
+    assert "ping" in messages[0]["content"] and messages[0]["role"] == "user"
+    assert system == "You are a helpful test server." and max_tokens == 33
+
+
+async def test_sampling_denied_by_the_user_or_headless(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    completions: list[str] = []
+
+    async def ask(server: str, request: SamplingRequest) -> bool:
+        return False
+
+    async def complete(messages: list[dict[str, str]], system: str, max_tokens: int) -> str:
+        completions.append("called")
+        return "never"
+
+    hooks = McpHooks(ask_sampling=ask, complete=complete)
+    manager, registry = await make_manager({"everything": stdio(everything_js)}, hooks=hooks)
+    name = "mcp_everything_trigger-sampling-request"
+    await wait_tool(manager, registry, name)
+    denied = await call(registry, workspace, name, {"prompt": "ping"})
+    assert denied.is_error and "declined" in denied.content
+    assert completions == [] and hooks.sampling_consent == {"everything": False}
+
+
+async def test_roots_are_the_workspace(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    manager, registry = await make_manager({"everything": stdio(everything_js)})
+    name = "mcp_everything_get-roots-list"
+    await wait_tool(manager, registry, name)
+    result = await call(registry, workspace, name, {})
+    assert workspace.resolve().as_uri() in result.content
+
+
+async def test_prompts_with_arguments_and_completions(
+    make_manager: MakeManager, everything_js: Path
+) -> None:
+    manager, _ = await make_manager({"everything": stdio(everything_js)})
+    prompts = {p.name: p for p in manager.servers["everything"].prompts}
+    assert [(a.name, a.required) for a in prompts["args-prompt"].arguments] == [
+        ("city", True),
+        ("state", False),
+    ]
+    result = await manager.get_prompt("everything", "args-prompt", {"city": "Lyon", "state": "ARA"})
+    text = result.messages[0].parts[0].text
+    assert "Lyon" in text and "ARA" in text
+    suggestions = await manager.complete(
+        "everything", "prompt", "completable-prompt", "department", "E"
+    )
+    assert suggestions == ["Engineering"]
+
+
+async def test_resources_and_templates(make_manager: MakeManager, everything_js: Path) -> None:
+    manager, _ = await make_manager({"everything": stdio(everything_js)})
+    state = manager.servers["everything"]
+    uris = [r.uri for r in state.resources]
+    assert "demo://resource/static/document/features.md" in uris
+    label, text = await resolve_mcp_reference(
+        manager, "mcp:everything/demo://resource/static/document/features.md"
+    )
+    assert label == "mcp:everything/demo://resource/static/document/features.md"
+    assert "# Everything Server - Features" in text
+
+    templates = [t.uri_template for t in state.templates]
+    assert "demo://resource/dynamic/text/{resourceId}" in templates
+    label, text = await resolve_mcp_reference(
+        manager, "everything/demo://resource/dynamic/text/{resourceId} resourceId=7"
+    )
+    assert label == "mcp:everything/demo://resource/dynamic/text/7"
+    assert "7" in text
+    label, _ = await resolve_mcp_reference(
+        manager, "mcp:everything/demo://resource/dynamic/text/{resourceId=8}"
+    )
+    assert label == "mcp:everything/demo://resource/dynamic/text/8"
+    _, blob = await resolve_mcp_reference(
+        manager, "everything/demo://resource/dynamic/blob/{resourceId} 3"
+    )
+    assert blob.startswith("[resource demo://resource/dynamic/blob/3: ") and blob.endswith(
+        " bytes]"
+    )
+
+    listing = resources_markdown(manager)
+    assert "#mcp:everything/demo://resource/static/document/features.md" in listing
+    assert "demo://resource/dynamic/text/{resourceId} resourceId=…" in listing
+
+
+async def test_resource_list_changed_refreshes(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    manager, registry = await make_manager({"everything": stdio(everything_js)})
+    state = manager.servers["everything"]
+    data = "data:text/plain;base64," + base64.b64encode(b"hello gzip").decode()
+    await call(
+        registry,
+        workspace,
+        "mcp_everything_gzip-file-as-resource",
+        {"name": "hello.gz", "data": data, "outputType": "resourceLink"},
+    )
+    # Registering a session resource makes the server send notifications/resources/list_changed.
+    await manager.wait_for(
+        lambda: any(r.uri == "demo://resource/session/hello.gz" for r in state.resources), 30
+    )
