@@ -209,3 +209,26 @@ def test_app_only_command_exits_2_instead_of_doing_nothing(ws: Path, fake_llm: F
     assert proc.returncode == 2
     assert "only in the app" in proc.stderr
     assert fake_llm.requests == []
+
+
+def test_recorded_session_replays_offline_with_the_scripted_provider(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([
+        {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "main.py"}}]},
+        {"text": "Recorded answer."},
+    ])
+    record = ws.parent / "session.jsonl"
+    live = run(ws, fake_llm, "openai", "-p", "go", "--record", str(record))
+    assert live.returncode == 0, live.stderr
+    assert KEY not in record.read_text()
+    replay = subprocess.run(
+        [sys.executable, "-m", "agent_tui", "-p", "go", "--script", str(record),
+         "--output-format", "json"],
+        cwd=ws, env={**os.environ, "AGENT_TUI_STATE_DIR": str(ws.parent / "state2")},
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+    )
+    assert replay.returncode == 0, replay.stderr
+    result = result_of(replay)
+    assert result["result"] == "Recorded answer."
+    assert [c["name"] for c in result["tool_calls"]] == ["read_file"]
