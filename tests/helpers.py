@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
-from typing import NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import pytest
+
+from agent_tui.tools.registry import builtin_registry
+
+T = TypeVar("T")
 
 
 def missing(reason: str) -> NoReturn:
@@ -17,3 +21,10 @@ def missing(reason: str) -> NoReturn:
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI installs it through scripts/setup.sh dev)")
     pytest.skip(reason)
+
+
+def builtin_tool(name: str, cls: type[T]) -> T:
+    """The built-in tool ``name`` as the registry builds it (manifest included)."""
+    built: Any = builtin_registry().get(name)
+    assert isinstance(built, cls)
+    return built

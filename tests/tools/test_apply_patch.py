@@ -12,24 +12,15 @@ import pytest
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.apply_patch import ApplyPatchTool
-from agent_tui.tools.base import SessionState, ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext, ToolResult
 from agent_tui.tools.fs_util import edits_diff, unified_diff
 from agent_tui.tools.patch_parse import parse_patch
-from agent_tui.tools.registry import builtin_registry
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    return ToolContext(workspace=workspace, session=SessionState())
+from tests.helpers import builtin_tool
 
 
 @pytest.fixture
 def tool() -> ApplyPatchTool:
-    built = builtin_registry().get("apply_patch")
-    assert isinstance(built, ApplyPatchTool)
-    return built
+    return builtin_tool("apply_patch", ApplyPatchTool)
 
 
 def patch(*body: str) -> dict[str, Any]:

@@ -11,21 +11,7 @@ import pytest
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import SessionState, ToolContext, ToolResult
 from agent_tui.tools.file_search import FileSearchTool
-from agent_tui.tools.fs_walk import RG_ENV, find_rg
 from agent_tui.tools.registry import builtin_registry
-from tests.helpers import missing
-
-
-@pytest.fixture(params=["rg", "python"])
-def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "python":
-        monkeypatch.setenv(RG_ENV, "")
-        assert find_rg() is None
-    else:
-        monkeypatch.delenv(RG_ENV, raising=False)
-        if find_rg() is None:
-            missing("ripgrep is not installed")
-    return str(request.param)
 
 
 @pytest.fixture

@@ -9,23 +9,14 @@ from typing import Any
 import pytest
 
 from agent_tui.errors import ToolError
-from agent_tui.tools.base import SessionState, ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext, ToolResult
 from agent_tui.tools.list_dir import MAX_ENTRIES, ListDirTool
-from agent_tui.tools.registry import builtin_registry
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    return ToolContext(workspace=workspace, session=SessionState())
+from tests.helpers import builtin_tool
 
 
 @pytest.fixture
 def tool() -> ListDirTool:
-    built = builtin_registry().get("list_dir")
-    assert isinstance(built, ListDirTool)
-    return built
+    return builtin_tool("list_dir", ListDirTool)
 
 
 async def listing(tool: ListDirTool, ctx: ToolContext, **args: Any) -> ToolResult:

@@ -9,23 +9,14 @@ from typing import Any
 import pytest
 
 from agent_tui.errors import ToolError
-from agent_tui.tools.base import SessionState, ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext, ToolResult
 from agent_tui.tools.read_file import PAGE_LINES, ReadFileTool
-from agent_tui.tools.registry import builtin_registry
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    return ToolContext(workspace=workspace, session=SessionState())
+from tests.helpers import builtin_tool
 
 
 @pytest.fixture
 def tool() -> ReadFileTool:
-    built = builtin_registry().get("read_file")
-    assert isinstance(built, ReadFileTool)
-    return built
+    return builtin_tool("read_file", ReadFileTool)
 
 
 async def read(tool: ReadFileTool, ctx: ToolContext, **args: Any) -> ToolResult:

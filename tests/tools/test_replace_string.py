@@ -11,24 +11,15 @@ from typing import Any
 import pytest
 
 from agent_tui.errors import ToolError
-from agent_tui.tools.base import SessionState, ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext, ToolResult
 from agent_tui.tools.fs_util import unified_diff
-from agent_tui.tools.registry import builtin_registry
 from agent_tui.tools.replace_string import ReplaceStringTool, _find_all, _replace
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    return ToolContext(workspace=workspace, session=SessionState())
+from tests.helpers import builtin_tool
 
 
 @pytest.fixture
 def tool() -> ReplaceStringTool:
-    built = builtin_registry().get("replace_string_in_file")
-    assert isinstance(built, ReplaceStringTool)
-    return built
+    return builtin_tool("replace_string_in_file", ReplaceStringTool)
 
 
 async def replace(tool: ReplaceStringTool, ctx: ToolContext, **args: Any) -> ToolResult:
