@@ -51,4 +51,7 @@ def build_agent(
         references=references,
         mcp=mcp,
     )
+    # One set: what the tool picker disables is neither offered nor approved.
+    tools.disabled |= deps.approvals.disabled
+    deps.approvals.disabled = tools.disabled
     return Agent(deps)

@@ -17,7 +17,6 @@ from typing import IO, Any
 from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
-from agent_tui.approvals.types import Decision
 from agent_tui.errors import ApprovalRequired
 
 
@@ -48,26 +47,15 @@ def compose_prompt(prompt: str, stdin_text: str | None) -> str:
     return f"{prompt}\n\n<stdin>\n{stdin_text.rstrip()}\n</stdin>"
 
 
-def _is_tty() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+async def _answer_approval(agent: Agent, event: ev.ApprovalRequested, policy: str | None) -> None:
+    """Answer from --on-approval (default ask, which asks only when stdin and stdout are TTYs)."""
+    from agent_tui.headless_prompt import resolve_headless
 
-
-async def _answer_approval(event: ev.ApprovalRequested, policy: str | None) -> None:
-    effective = policy or ("ask" if _is_tty() else "deny")
-    if effective == "ask" and not _is_tty():
-        effective = "deny"  # never wait for input that cannot come
-    if effective == "fail":
-        event.decision.set_exception(
-            ApprovalRequired(f"{event.name} needs approval ({event.verdict.reason}); "
-                             "stopped by --on-approval fail")
-        )
-    elif effective == "ask":
-        from agent_tui.headless_prompt import ask_on_tty
-
-        event.decision.set_result(await ask_on_tty(event))
-    else:
-        reason = "running non-interactively; allow it with --allow-tool " + event.name
-        event.decision.set_result(Decision(False, reason=reason, by="policy"))
+    schema = agent.deps.tools.manifest(event.name).input_schema
+    try:
+        event.decision.set_result(await resolve_headless(policy or "ask", event, input_schema=schema))
+    except ApprovalRequired as exc:
+        event.decision.set_exception(exc)
 
 
 class _Printer:
@@ -135,7 +123,7 @@ async def run_turn(agent: Agent, prompt: str, opts: HeadlessOptions,
     async for event in agent.run(compose_prompt(prompt, opts.stdin_text)):
         if isinstance(event, ev.ApprovalRequested):
             printer.event(event)
-            await _answer_approval(event, opts.on_approval)
+            await _answer_approval(agent, event, opts.on_approval)
             continue
         if isinstance(event, ev.RoundLimitHit):
             printer.event(event)

@@ -20,6 +20,7 @@ more specific layer wins), but not the deny rules, which are about what a call t
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,13 +36,16 @@ from agent_tui.approvals.rules import (
 )
 from agent_tui.approvals.shell import ParsedCommand, parse_command
 from agent_tui.approvals.sources import SettingSources
-from agent_tui.approvals.suggest import suggest_for
+from agent_tui.approvals.suggest import exact_pattern, suggest_for
 from agent_tui.approvals.types import Decision, Scope, Verdict
 from agent_tui.config import Config
 from agent_tui.errors import ConfigError
 from agent_tui.tools.base import Manifest, Prepared
 
+logger = logging.getLogger(__name__)
+
 TERMINAL_TOOL = "run_in_terminal"
+_EDITS = ("tools", "edits", "auto_approve")
 Matcher = Callable[[str], bool]
 
 
@@ -54,6 +58,7 @@ class _Call:
     outside: tuple[str, ...]  # absolute paths outside the workspace
     urls: tuple[str, ...]
     command: str | None
+    cwd: Path  # where a terminal command runs (its relative redirections land there)
     parsed: ParsedCommand | None
 
     def items(self) -> tuple[str, ...]:
@@ -112,10 +117,7 @@ class ApprovalEngine:
         )
         self._terminal = self._terminal_rules()
         self._urls = self._url_rules()
-        self._edits = [
-            _Rule(glob, allow, _glob_matcher(glob), self._sources.where("tools", "edits", "auto_approve", glob))
-            for glob, allow in (config.section("tools", "edits", "auto_approve") or {}).items()
-        ]  # fmt: skip
+        self._edits = self._edit_rules()
 
     # --- public interface ---------------------------------------------------------------------
 
@@ -125,7 +127,10 @@ class ApprovalEngine:
         name = manifest.name
         if name in self.disabled:
             return Verdict("deny", "disabled", f"denied: {name} is disabled")
-        if manifest.read_only and not call.outside and manifest.name != TERMINAL_TOOL:
+        # URLs count as outside: fetch_webpage's manifest says readOnlyHint, yet what it sends
+        # out (a URL can carry data away) needs the user's or a rule's approval.
+        reads_inside = not call.outside and not call.urls and manifest.kind != "fetch"
+        if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL:
             return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
         if self.yolo:
             return Verdict("allow", "flag", "allowed: --yolo")
@@ -162,17 +167,42 @@ class ApprovalEngine:
         uncovered = [i for i in items if not self._item_covered(call, i)] or list(items)
         return suggest_for(call.command, call.parsed, uncovered, fetch=manifest.kind == "fetch")
 
+    def suggest_exact_pattern(self, manifest: Manifest, input: dict[str, Any]) -> str | None:
+        """Like ``suggest_pattern`` but exact: ``/^…$/`` per sub-command not yet allowed.
+
+        For the modal's "this exact command" choice; None for tools other than the terminal.
+        """
+        call = self._describe(manifest, input, Prepared("", ""))
+        if call.command is None:
+            return None
+        if call.parsed is None:
+            return exact_pattern(call.command)
+        items = call.items()
+        uncovered = [i for i in items if not self._item_covered(call, i)] or list(items)
+        return "\n".join(dict.fromkeys(exact_pattern(i) for i in uncovered)) or None
+
     def record(self, manifest: Manifest, input: dict[str, Any], decision: Decision) -> None:
         """Remember an allow with a lasting scope (one grant per line of ``decision.pattern``).
 
-        Raises:
-            OSError, filelock.Timeout: a persisted grant could not be written.
+        When the state dir cannot be written, the grant is kept for this session instead and the
+        problem logged: the user's answer still counts, the call still runs.
         """
+        from filelock import Timeout
+
         if not decision.allow or decision.scope is Scope.ONCE:
             return
-        patterns = [p.strip() for p in (decision.pattern or "").splitlines() if p.strip()]
-        for pattern in patterns or [None]:
-            self.grants.add(decision.scope, manifest.name, pattern)
+        lines = [p.strip() for p in (decision.pattern or "").splitlines() if p.strip()]
+        patterns: list[str | None] = list(lines) or [None]
+        for pattern in patterns:
+            try:
+                self.grants.add(decision.scope, manifest.name, pattern)
+            except (OSError, Timeout) as exc:
+                logger.warning(
+                    "could not save a %s grant (%s); kept for this session",
+                    decision.scope.value,
+                    exc,
+                )
+                self.grants.add(Scope.SESSION, manifest.name, pattern)
 
     def reset(self, scope: str) -> list[ApprovalGrant]:
         """Forget grants (``session|workspace|always|all``); returns what was forgotten."""
@@ -220,17 +250,17 @@ class ApprovalEngine:
                 return f"rule `{rule.pattern}` = false in {rule.where} matches `{sub.text}`"
         changes_dir = any(c.words and c.words[0] in ("cd", "pushd") for c in call.parsed.commands)
         for target in call.parsed.writes:
-            problem = self._write_problem(target, changes_dir)
+            problem = self._write_problem(target, changes_dir, call.cwd)
             if problem:
                 return f"the command writes to {target}, {problem}"
         return None
 
-    def _write_problem(self, target: str, changes_dir: bool) -> str | None:
+    def _write_problem(self, target: str, changes_dir: bool, cwd: Path) -> str | None:
         if any(ch in target for ch in "$`*?[") or (
             changes_dir and not target.startswith(("/", "~"))
         ):
             return "a path only known when it runs"
-        full = Path(os.path.realpath(self.workspace / os.path.expanduser(target)))
+        full = Path(os.path.realpath(cwd / os.path.expanduser(target)))
         if full != self.workspace and self.workspace not in full.parents:
             return "outside the workspace"
         glob = sensitive_match(full.relative_to(self.workspace).as_posix())
@@ -289,7 +319,11 @@ class ApprovalEngine:
         if manifest.name == TERMINAL_TOOL and not isinstance(command, str):
             command = ""
         parsed = parse_command(command) if command is not None else None
-        return _Call(manifest, tuple(relative), tuple(outside), tuple(urls), command, parsed)
+        # The terminal tool reports its working directory as its one path.
+        cwd = Path(os.path.realpath(self.workspace / prepared.paths[0])) if prepared.paths else None
+        if cwd is None or (cwd != self.workspace and self.workspace not in cwd.parents):
+            cwd = self.workspace
+        return _Call(manifest, tuple(relative), tuple(outside), tuple(urls), command, cwd, parsed)
 
     def _rules_for(self, call: _Call) -> list[_Rule]:
         if call.command is not None:
@@ -298,7 +332,10 @@ class ApprovalEngine:
 
     def _grant_matcher(self, call: _Call, pattern: str) -> Matcher:
         if call.command is not None:
-            return TerminalRule.parse(pattern, True).matches
+            try:
+                return TerminalRule.parse(pattern, True).matches
+            except ConfigError:
+                return lambda _item: False  # a hand-edited grant with a broken regex grants nothing
         if call.manifest.kind == "fetch":
             url = UrlPattern.parse(pattern)
             return url.matches if url else (lambda _item: False)
@@ -315,6 +352,12 @@ class ApprovalEngine:
             rule = TerminalRule.parse(pattern, allow, source=where)
             rules.append(_Rule(pattern, allow, rule.matches, where))
         return rules
+
+    def _edit_rules(self) -> list[_Rule]:
+        return [
+            _Rule(glob, allow, _glob_matcher(glob), self._sources.where(*_EDITS, glob))
+            for glob, allow in (self.config.section(*_EDITS) or {}).items()
+        ]
 
     def _url_rules(self) -> list[_Rule]:
         rules = []

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 
-class Scope(str, Enum):
+class Scope(StrEnum):
     ONCE = "once"
     SESSION = "session"
     WORKSPACE = "workspace"
@@ -20,8 +20,8 @@ class Verdict:
 
     Args:
         action: ``allow`` runs the call, ``ask`` needs a Decision from the user, ``deny`` refuses.
-        step: the decision-order step that decided (``read_only``, ``deny_rule``, ``not_eligible``,
-            ``grant``, ``setting``, ``flag``, ``default``).
+        step: the decision-order step that decided (``disabled``, ``read_only``, ``deny_rule``,
+            ``not_eligible``, ``grant``, ``setting``, ``flag`` for --yolo/--allow-tool, ``default``).
         reason: a sentence for the tool card and stream-json, e.g. "allowed: rule `git status` in ~/.agentrc".
     """
 
@@ -52,7 +52,9 @@ class Decision:
     by: str = "you"
 
     def describe(self) -> str:
+        """One line for the tool card: "allowed by you, session `git status`", "denied by policy: …"."""
         if not self.allow:
             return f"denied by {self.by}" + (f": {self.reason}" if self.reason else "")
-        what = f" `{self.pattern}`" if self.pattern else ""
+        # Several patterns (one per sub-command) come one per line.
+        what = " " + ", ".join(f"`{p}`" for p in self.pattern.splitlines()) if self.pattern else ""
         return f"allowed by {self.by}, {self.scope.value}{what}"

@@ -1,0 +1,237 @@
+"""Split a shell command line into every command it would run (DESIGN §5 step 6).
+
+Terminal rules are checked on each sub-command, so ``git status && rm -rf ~`` is not approved by a
+rule for ``git status``. The line is parsed with bashlex (a real bash grammar), and we walk the whole
+tree: lists (``&&``, ``||``, ``;``), pipelines, subshells and brace groups, ``if``/``for``/``while``
+bodies, function bodies, ``$(…)``, backticks and ``<(…)``. ``bash -c '…'``, ``sh -c`` and ``eval``
+are parsed again and replaced by what they run. Commands that run another command (``sudo``,
+``xargs``, ``env``, ``timeout``, ``find -exec`` ...) yield both themselves and the wrapped command, so
+the wrapped one needs its own rule.
+
+Anything we cannot parse gives ``None``: the caller must then ask (never guess).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agent_tui.approvals.shell_words import Unparseable, mask_substitutions, restore, unquote
+
+# Shells whose ``-c SCRIPT`` we parse and unwrap.
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"})
+# Commands that run the command given in their remaining words (after options).
+_WRAPPERS = frozenset(
+    {"sudo", "doas", "env", "nohup", "time", "nice", "ionice", "timeout", "xargs", "exec",
+     "command", "builtin", "stdbuf", "watch", "chronic", "caffeinate", "unbuffer"}
+)  # fmt: skip
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+# Redirection targets that write nothing the user cares about.
+_HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+_MAX_DEPTH = 10
+
+
+@dataclass(frozen=True)
+class SubCommand:
+    """One simple command of a command line.
+
+    Args:
+        text: the command's words as written (quotes kept), joined by single spaces; rules match this.
+        words: the same words with quotes removed.
+    """
+
+    text: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ParsedCommand:
+    """A parsed command line: every sub-command, and the files its redirections write."""
+
+    commands: tuple[SubCommand, ...]
+    writes: tuple[str, ...]
+
+
+def parse_command(line: str) -> ParsedCommand | None:
+    """Parse a command line into its sub-commands and redirection targets.
+
+    Args:
+        line: the command line as the model sent it.
+
+    Returns:
+        The parsed line, or None when it cannot be parsed or contains no command at all (the
+        caller then asks the user).
+    """
+    walker = _Walker()
+    try:
+        walker.parse(line, depth=0)
+    except Unparseable:
+        return None
+    if not walker.commands:
+        return None
+    return ParsedCommand(tuple(walker.commands), tuple(walker.writes))
+
+
+def split_command(line: str) -> list[str] | None:
+    """The text of every sub-command of ``line``, or None when it cannot be parsed."""
+    parsed = parse_command(line)
+    return None if parsed is None else [c.text for c in parsed.commands]
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.commands: list[SubCommand] = []
+        self.writes: list[str] = []
+
+    def parse(self, line: str, depth: int) -> None:
+        import bashlex  # ~30 ms to import: only when a terminal command is decided
+
+        if depth > _MAX_DEPTH or not line.strip():
+            raise Unparseable
+        masked, subs = mask_substitutions(line)
+        for _, body in subs.values():
+            self.parse(body, depth + 1)
+        try:
+            trees = bashlex.parse(masked)
+        except Exception as exc:  # bashlex raises many unrelated types; any of them means "ask"
+            raise Unparseable from exc
+        source = _Source(masked, subs)
+        for tree in trees:
+            self._visit(tree, source, depth)
+
+    def _visit(self, node: Any, source: _Source, depth: int) -> None:
+        kind = getattr(node, "kind", None)
+        if kind == "command":
+            self._command(node, source, depth)
+            return
+        if kind == "redirect":
+            self._redirect(node, source)
+            return
+        if kind == "heredoc" and any(ch in node.value for ch in "$`'\"\\"):
+            # bashlex keeps here-document bodies as raw text, so expansions in them are invisible,
+            # and quotes in them would throw mask_substitutions' quote tracking off.
+            raise Unparseable
+        for attr in ("parts", "list", "redirects"):
+            for child in getattr(node, attr, None) or ():
+                self._visit(child, source, depth)
+        for attr in ("command", "output", "heredoc"):
+            child = getattr(node, attr, None)
+            if child is not None and hasattr(child, "kind"):
+                self._visit(child, source, depth)
+
+    def _command(self, node: Any, source: _Source, depth: int) -> None:
+        words = [p for p in node.parts if p.kind in ("word", "assignment")]
+        for part in node.parts:
+            self._visit(part, source, depth)
+        if not words:
+            return
+        raw = tuple(source.text(w) for w in words)
+        plain = tuple(unquote(r) or r for r in raw)
+        self._emit(raw, plain, depth)
+
+    def _emit(self, raw: tuple[str, ...], plain: tuple[str, ...], depth: int) -> None:
+        # Leading assignments stay part of the text (``PAGER=x git log`` is not ``git log``), but
+        # the command name for unwrapping is the first word after them.
+        start = 0
+        while start < len(plain) and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", plain[start]):
+            start += 1
+        name = os.path.basename(plain[start]) if start < len(plain) else ""
+        if name in _SHELLS and start == 0:
+            index = _shell_script(plain[1:])
+            if index is not None:
+                self.parse(_script_text(raw[1 + index]), depth + 1)
+                return
+        if name == "eval" and start == 0:
+            self.parse(" ".join(_script_text(r) for r in raw[1:]), depth + 1)
+            return
+        self.commands.append(SubCommand(" ".join(raw), plain))
+        if name in _WRAPPERS:
+            inner = _wrapped(name, plain[start + 1 :], raw[start + 1 :])
+            if inner:
+                self._emit(inner[1], inner[0], depth + 1)
+        elif name == "find":
+            for inner_plain, inner_raw in _find_exec(plain, raw):
+                self._emit(inner_raw, inner_plain, depth + 1)
+
+    def _redirect(self, node: Any, source: _Source) -> None:
+        output: Any = getattr(node, "output", None)
+        if hasattr(output, "kind") and ">" in node.type:
+            raw = source.text(output)
+            target = unquote(raw) or raw
+            if target not in _HARMLESS_TARGETS:
+                self.writes.append(target)
+        heredoc = getattr(node, "heredoc", None)
+        if heredoc is not None:
+            self._visit(heredoc, source, 0)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A masked line and its cut-out substitutions; gives back the original text of a node."""
+
+    masked: str
+    subs: dict[str, tuple[str, str]]
+
+    def text(self, node: Any) -> str:
+        return restore(self.masked[node.pos[0] : node.pos[1]], self.subs)
+
+
+def _shell_script(args: tuple[str, ...]) -> int | None:
+    """Where SCRIPT is in ``sh [-opts] -c SCRIPT``; None when the shell runs a file or stdin."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in ("-o", "+o", "-O", "+O"):
+            index += 2  # these take the option name as the next word: `bash -o pipefail -c …`
+            continue
+        if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
+            rest = [i for i in range(index + 1, len(args)) if not args[i].startswith(("-", "+"))]
+            return rest[0] if rest else None
+        if not arg.startswith(("-", "+")):
+            return None  # a script file: `bash build.sh`
+        index += 1
+    return None
+
+
+def _script_text(raw: str) -> str:
+    """A word that is shell code to run (``bash -c WORD``, ``eval WORD``), unquoted."""
+    text = unquote(raw)
+    if text is None:
+        raise Unparseable
+    return text
+
+
+def _wrapped(
+    name: str, plain: tuple[str, ...], raw: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The command a wrapper runs, skipping its options (approximate: a wrong guess only asks)."""
+    index = 0
+    while index < len(plain) and plain[index].startswith("-"):
+        index += 1
+    if name == "env":
+        while index < len(plain) and ("=" in plain[index] or plain[index].startswith("-")):
+            index += 1
+    elif name == "timeout" and index < len(plain):
+        index += 1  # the duration
+    if index >= len(plain):
+        return None
+    return plain[index:], raw[index:]
+
+
+def _find_exec(
+    plain: tuple[str, ...], raw: tuple[str, ...]
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    found = []
+    index = 0
+    while index < len(plain):
+        if plain[index] in _FIND_EXEC:
+            end = index + 1
+            while end < len(plain) and plain[end] not in (";", "+"):
+                end += 1
+            if end > index + 1:
+                found.append((plain[index + 1 : end], raw[index + 1 : end]))
+            index = end
+        index += 1
+    return found
