@@ -1,0 +1,380 @@
+"""The Textual app (issue 5): status bar, transcript, prompt, footer; one agent turn at a time.
+
+``run_tui(agent)`` is the entry point the CLI calls. The turn runs in an exclusive worker that
+consumes ``Agent.run()``'s events; questions (approvals, round limit) are answered from modal
+screens pushed with ``push_screen_wait`` inside that worker. Esc cancels the worker; the agent
+keeps the conversation valid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from agent_tui import events as ev
+from agent_tui.approvals.types import Decision
+from agent_tui.ui import tool_prefs
+from agent_tui.ui.completion import Completer, list_files
+from agent_tui.ui.local_commands import UiCommandContext, split_command
+from agent_tui.ui.widgets.composer import Composer
+from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
+from agent_tui.ui.widgets.prompt_input import PromptInput
+from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.transcript import Transcript
+
+logger = logging.getLogger(__name__)
+
+QUIT_WINDOW_S = 2.0  # the second Ctrl+C must come within this many seconds
+APP_TITLE = "agent-tui"
+THEMES = {"dark": "textual-dark", "light": "textual-light"}  # [ui] theme in .agentrc
+
+
+def short_path(path: Path) -> str:
+    home = str(Path.home())
+    text = str(path)
+    return "~" + text[len(home) :] if text.startswith(home + os.sep) or text == home else text
+
+
+def approval_mode(agent: Any) -> str:
+    approvals = agent.deps.approvals
+    if getattr(approvals, "yolo", False):
+        return "yolo"
+    if agent.deps.config.section("tools", "auto_approve"):
+        return "auto"
+    return "ask"
+
+
+class AgentApp(App[int]):
+    """The chat app around one ``Agent``.
+
+    Args:
+        agent: the Agent (``agent_tui.agent.loop.Agent``).
+        banner: a note shown first (e.g. the demo-model banner).
+        workspace_label: the workspace as shown in the status bar (tests pin it).
+        max_mounted: transcript entries kept as widgets; older ones are pruned to records.
+    """
+
+    CSS_PATH = "app.tcss"
+    TITLE = APP_TITLE
+    BINDINGS = [
+        Binding("escape", "cancel_turn", "Cancel turn"),
+        Binding("ctrl+t", "tools", "Tools"),
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
+        Binding("ctrl+q", "quit", "Quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        agent: Any,
+        *,
+        banner: str | None = None,
+        workspace_label: str | None = None,
+        max_mounted: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.agent = agent
+        self.banner = banner
+        self.workspace: Path = Path(agent.deps.workspace)
+        self.workspace_label = workspace_label or short_path(self.workspace)
+        self.max_mounted = max_mounted
+        self.completer = Completer(agent)
+        self._last_ctrl_c = 0.0
+        self.turn_worker: Worker[None] | None = None  # the running (or last) turn
+        # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
+        self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        if self.max_mounted is not None:
+            yield Transcript(self.max_mounted, id="transcript")
+        else:
+            yield Transcript(id="transcript")
+        yield Composer(self.completer, id="composer")
+        yield Footer()
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.query_one(Transcript)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    @property
+    def prompt_input(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    async def on_mount(self) -> None:
+        theme = self.agent.deps.config.section("ui", "theme")
+        self.theme = THEMES.get(theme or "dark", "textual-dark")
+        status = self.status
+        status.model_name = self.agent.model.name
+        status.workspace = self.workspace_label
+        status.approval_mode = approval_mode(self.agent)
+        saved = tool_prefs.load_disabled(self.workspace)
+        if saved:
+            self.agent.deps.tools.disabled = saved
+        if self.banner:
+            await self.transcript.add(Note(self.banner, "warning"))
+        self.prompt_input.focus()
+        if self.first_frame_file:
+            self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
+            return
+        self._load_files()
+
+    def _first_frame_painted(self, path: str) -> None:
+        Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
+        self.exit(0)
+
+    @work(thread=True, exclusive=True, group="files")
+    def _load_files(self) -> None:
+        # A thread: walking a big tree must never block a keypress.
+        self.completer.files = list_files(self.workspace)
+
+    # ---- turns --------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        # PENDING counts: a turn just submitted must already block a second one.
+        return self.turn_worker is not None and not self.turn_worker.is_finished
+
+    @on(PromptInput.Submitted)
+    async def _submitted(self, event: PromptInput.Submitted) -> None:
+        if self.busy:
+            # Keep the text: a second turn must not cancel the running one (exclusive worker).
+            self.prompt_input.load_text(event.text)
+            self.notify("A turn is running — Esc cancels it.", severity="warning")
+            return
+        await self.submit(event.text)
+
+    async def submit(self, text: str) -> None:
+        """Show ``text`` and run it: a local slash command, or a turn of the agent."""
+        await self.transcript.add(UserMessage(text))
+        parsed = split_command(text)
+        command = self.agent.deps.commands.get(parsed[0]) if parsed else None
+        if parsed and command is not None:
+            self.turn_worker = self.run_command(command, parsed[1], text)
+        else:
+            self.turn_worker = self.run_turn(text)
+
+    @work(exclusive=True, group="turn")
+    async def run_command(self, command: Any, args: str, text: str) -> None:
+        from agent_tui.errors import AgentError
+
+        try:
+            result = await command.handler(UiCommandContext(self.agent), args)
+        except AgentError as exc:
+            await self.transcript.add(Note(f"/{command.name}: {exc}", "error"))
+            return
+        if result.prompt is not None:
+            # A prompt command: the agent's turn planner runs it again and applies its routing
+            # (participant, tool subset) that sending result.prompt alone would lose.
+            await self._run_turn(text)
+            return
+        if result.action:
+            await self.do_action(result.action, result.data)
+        if result.message:
+            await self.transcript.add(MarkdownNote(result.message))
+
+    @work(exclusive=True, group="turn")
+    async def run_turn(self, text: str) -> None:
+        await self._run_turn(text)
+
+    async def _run_turn(self, text: str) -> None:
+        from agent_tui.ui.render import TurnView
+
+        view = TurnView(self.transcript, self.status, text)
+        self._set_busy(True)
+        try:
+            async for event in self.agent.run(text):
+                if isinstance(event, ev.ApprovalRequested):
+                    await view.handle(event)
+                    decision = await self.ask_approval(event)
+                    if not event.decision.done():
+                        event.decision.set_result(decision)
+                elif isinstance(event, ev.RoundLimitHit):
+                    from agent_tui.ui.screens.round_limit import RoundLimitScreen
+
+                    proceed = await self.push_screen_wait(RoundLimitScreen(event.rounds))
+                    if not event.proceed.done():
+                        event.proceed.set_result(bool(proceed))
+                else:
+                    await view.handle(event)
+        except asyncio.CancelledError:
+            await view.cancelled()
+            raise
+        finally:
+            self._set_busy(False)
+            self.title = APP_TITLE
+
+    def _set_busy(self, busy: bool) -> None:
+        self.status.busy = busy
+        self.refresh_bindings()  # the footer shows "Cancel turn" only while one runs
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_turn" and not self.status.busy:
+            return False
+        return True
+
+    async def ask_approval(self, event: ev.ApprovalRequested) -> Decision:
+        """Signal (bell, window title) and ask with the approval modal."""
+        from agent_tui.ui.screens.approval import ApprovalScreen
+
+        self.bell()
+        self.title = f"{APP_TITLE} — approval needed"
+        self._set_terminal_title(f"agent-tui: approve {event.name}?")
+        schema = None
+        if event.name in self.agent.deps.tools:
+            schema = self.agent.deps.tools.manifest(event.name).input_schema
+        try:
+            decision: Decision = await self.push_screen_wait(ApprovalScreen(event, schema))
+        finally:
+            self._set_terminal_title(APP_TITLE)
+            self.title = APP_TITLE
+        return decision
+
+    def _set_terminal_title(self, title: str) -> None:
+        # Textual has no public API for the terminal window title; OSC 2 through the driver.
+        driver = getattr(self, "_driver", None)
+        if driver is not None and not self.is_headless:
+            driver.write(f"\x1b]2;{title}\x07")
+
+    @on(ErrorNote.RetryRequested)
+    async def _retry(self, event: ErrorNote.RetryRequested) -> None:
+        if not self.busy:
+            await self.submit(event.prompt)
+
+    def action_cancel_turn(self) -> None:
+        if self.turn_worker is not None and not self.turn_worker.is_finished:
+            self.turn_worker.cancel()
+
+    # ---- UI actions (from commands and keys) ---------------------------------------------
+
+    async def do_action(self, action: str, data: dict[str, Any]) -> None:
+        """Carry out a ``CommandResult.action``."""
+        if action in ("clear", "new"):
+            self.agent.reset()
+            await self.transcript.clear()
+        elif action == "exit":
+            # Not awaited here: quitting cancels the turn worker this runs in.
+            self.run_worker(self.action_quit(), group="quit")
+        elif action == "open_tool_picker":
+            self.action_tools()
+        elif action == "help":
+            self.action_help()
+        elif action == "pick_model":
+            await self._pick_model(str(data.get("model") or ""))
+        elif action == "trust":
+            # Trust-gated settings (approvals, MCP) are read when the agent is built.
+            await self.transcript.add(Note("Restart agent-tui to apply this change.", "warning"))
+        # open_approvals: the handler's message lists the grants (revoke with /approvals revoke ID).
+
+    def action_tools(self) -> None:
+        from agent_tui.ui.screens.tool_picker import ToolPickerScreen
+
+        tools = self.agent.deps.tools
+        self.push_screen(ToolPickerScreen(tools.manifests(), set(tools.disabled)), self._picked)
+
+    def _picked(self, disabled: set[str] | None) -> None:
+        if disabled is None:
+            return
+        self.agent.deps.tools.disabled = disabled
+        tool_prefs.save_disabled(self.workspace, disabled)
+        self.notify(f"{len(disabled)} tool(s) disabled for this workspace")
+
+    def action_help(self) -> None:
+        from agent_tui.ui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.agent.deps.commands.all()))
+
+    async def _pick_model(self, alias: str = "") -> None:
+        """Switch to the model ``alias`` (``/model fast``), or pick one from a list."""
+        from agent_tui.ui.screens.model_picker import ModelPickerScreen
+
+        models = self.agent.deps.config.models
+        if not models:
+            await self.transcript.add(
+                Note("No models configured: add [models.<alias>] to .agentrc.")
+            )
+            return
+        if alias and alias not in models:
+            known = ", ".join(sorted(models))
+            await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
+            return
+        if not alias:
+            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model.name))
+            alias = picked or ""
+        if alias:
+            from agent_tui.errors import AgentError
+            from agent_tui.providers import make_provider
+
+            model = models[alias]
+            try:
+                provider = make_provider(model)
+            except AgentError as exc:
+                await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
+                return
+            self.agent.set_model(model, provider)
+            self.status.model_name = model.name
+            await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
+
+    # ---- quitting -----------------------------------------------------------------------
+
+    def action_quit_twice(self) -> None:
+        now = time.monotonic()
+        if now - self._last_ctrl_c <= QUIT_WINDOW_S:
+            self.run_worker(self.action_quit(), group="quit")
+        else:
+            self._last_ctrl_c = now
+            self.notify("Press Ctrl+C again to quit.", timeout=QUIT_WINDOW_S)
+
+    async def action_quit(self) -> None:
+        self.action_cancel_turn()
+        await self.shutdown_agent()
+        self.exit(0)
+
+    async def shutdown_agent(self) -> None:
+        """Kill background terminals and close the provider (errors are logged, not raised)."""
+        terminals = self.agent.deps.session.extras.get("terminals")
+        if terminals is not None:
+            # aclose() waits for each process group to exit; kill_all() is the sync fallback.
+            close = getattr(terminals, "aclose", None) or getattr(terminals, "kill_all", None)
+            try:
+                outcome = close() if close is not None else None
+                if inspect.isawaitable(outcome):
+                    await outcome
+            except OSError:
+                logger.exception("killing background terminals failed")
+        try:
+            await self.agent.deps.provider.aclose()
+        except OSError:
+            logger.exception("closing the provider failed")
+
+
+def run_tui(agent: Any, *, banner: str | None = None) -> int:
+    """Run the app until the user quits.
+
+    Args:
+        agent: a ready ``Agent`` (built by the CLI).
+        banner: a note shown at the top, e.g. the demo-model banner.
+
+    Returns:
+        The process exit code.
+    """
+    app = AgentApp(agent, banner=banner)
+    result = app.run()
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,161 @@
+"""What the prompt input offers as you type: `/` commands, `@` participants, `#` references.
+
+Pure logic over the agent's registries (no Textual here), so it is cheap to test. File paths for
+``#file:`` come from ``rg --files`` when ripgrep is available, else a capped walk of the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MAX_FILES = 20_000  # the walk stops here: completion must stay instant in huge trees
+MAX_SHOWN = 12
+SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache"}
+SPECIAL_REFERENCES = {
+    "changes": "the working tree's git diff",
+    "terminalLastCommand": "the last terminal command and its output",
+}
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One offer: replace ``text[start:cursor]`` with ``insert``."""
+
+    insert: str
+    label: str
+    description: str = ""
+
+
+def _rg_binary() -> str | None:
+    # The `ripgrep` wheel puts rg next to the interpreter, which may not be on PATH.
+    beside = Path(sys.executable).with_name("rg")
+    return str(beside) if beside.exists() else shutil.which("rg")
+
+
+def list_files(workspace: Path, cap: int = MAX_FILES) -> list[str]:
+    """Workspace-relative file paths (POSIX), at most ``cap``, honouring .gitignore when rg exists."""
+    rg = _rg_binary()
+    if rg:
+        try:
+            proc = subprocess.run(
+                [rg, "--files", "--hidden", "--glob", "!.git"],
+                cwd=workspace,
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=False,
+            )
+            if proc.returncode in (0, 1):  # 1 = no files
+                return sorted(proc.stdout.splitlines()[:cap])
+        except (OSError, subprocess.TimeoutExpired):
+            pass  # fall back to the walk below
+    found: list[str] = []
+    for root, dirs, files in os.walk(workspace):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        rel_root = Path(root).relative_to(workspace)
+        for name in sorted(files):
+            found.append((rel_root / name).as_posix())
+            if len(found) >= cap:
+                return found
+    return found
+
+
+def fuzzy_score(query: str, candidate: str) -> int | None:
+    """A score for ``query`` as a subsequence of ``candidate`` (higher is better), or None.
+
+    Consecutive matches and matches in the file's base name score more, so `apppy` finds
+    `src/app.py` before `src/apple/pie.py`.
+    """
+    if not query:
+        return 0
+    q, c = query.lower(), candidate.lower()
+    base_start = c.rfind("/") + 1
+    score, pos, prev = 0, 0, -2
+    for ch in q:
+        idx = c.find(ch, pos)
+        if idx < 0:
+            return None
+        score += 3 if idx == prev + 1 else 1
+        if idx >= base_start:
+            score += 2
+        prev, pos = idx, idx + 1
+    return score * 100 - len(candidate)
+
+
+def fuzzy_filter(query: str, candidates: Iterable[str], limit: int = MAX_SHOWN) -> list[str]:
+    scored = [(s, c) for c in candidates if (s := fuzzy_score(query, c)) is not None]
+    scored.sort(key=lambda sc: (-sc[0], sc[1]))
+    return [c for _, c in scored[:limit]]
+
+
+class Completer:
+    """Completions for the word before the cursor, from the agent's registries.
+
+    Args:
+        agent: the Agent (``deps.commands``, ``deps.participants``, ``deps.tools``).
+        files: workspace-relative paths offered for ``#file:`` (filled in later by the app).
+    """
+
+    def __init__(self, agent: Any, files: list[str] | None = None) -> None:
+        self.agent = agent
+        self.files: list[str] = files or []
+
+    def complete(self, before_cursor: str) -> tuple[int, list[Completion]]:
+        """Offers for the word ending at the cursor.
+
+        Args:
+            before_cursor: the input's text up to the cursor.
+
+        Returns:
+            (start offset of the word being completed, offers); no offers when nothing fits.
+        """
+        start = max(before_cursor.rfind(" "), before_cursor.rfind("\n")) + 1
+        word = before_cursor[start:]
+        leading = before_cursor[:start].split()
+        if word.startswith("/") and (not leading or (len(leading) == 1 and leading[0][:1] == "@")):
+            participant = leading[0][1:] if leading else ""
+            return start, self._commands(word[1:], participant)
+        if word.startswith("@") and not leading:
+            return start, self._participants(word[1:])
+        if word.startswith("#"):
+            return start, self._references(word[1:])
+        return start, []
+
+    def _commands(self, prefix: str, participant: str) -> list[Completion]:
+        commands = self.agent.deps.commands.complete(prefix, participant)
+        return [
+            Completion(f"/{c.name} ", f"/{c.name}", c.description) for c in commands[:MAX_SHOWN]
+        ]
+
+    def _participants(self, prefix: str) -> list[Completion]:
+        return [
+            Completion(f"@{p.name} ", f"@{p.name}", p.description)
+            for p in self.agent.deps.participants.complete(prefix)[:MAX_SHOWN]
+        ]
+
+    def _references(self, query: str) -> list[Completion]:
+        if query.startswith("file:"):
+            paths = fuzzy_filter(query[5:], self.files)
+            return [Completion(f"#file:{p} ", f"#file:{p}", "file") for p in paths]
+        offers = [
+            Completion(f"#{name} ", f"#{name}", desc)
+            for name, desc in SPECIAL_REFERENCES.items()
+            if name.lower().startswith(query.lower())
+        ]
+        for manifest in self.agent.deps.tools.enabled():
+            ref = manifest.tool_reference_name
+            if ref.lower().startswith(query.lower()):
+                offers.append(Completion(f"#{ref} ", f"#{ref}", f"tool: {manifest.display_name}"))
+        if query:
+            offers += [
+                Completion(f"#file:{p} ", f"#file:{p}", "file")
+                for p in fuzzy_filter(query, self.files)
+            ]
+        return offers[:MAX_SHOWN]

@@ -1,0 +1,105 @@
+"""Turn the agent's events into transcript entries (one ``TurnView`` per turn).
+
+Questions (``ApprovalRequested``, ``RoundLimitHit``) are answered by the app; this class only draws.
+"""
+
+from __future__ import annotations
+
+from agent_tui import events as ev
+from agent_tui.ui.widgets.assistant import AssistantMessage
+from agent_tui.ui.widgets.notes import ErrorNote, Note
+from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.tool_card import CardState, ToolCard
+from agent_tui.ui.widgets.transcript import Transcript
+
+
+class TurnView:
+    """Draws one turn. ``prompt`` is what the user sent (for the Retry button of an error)."""
+
+    def __init__(self, transcript: Transcript, status: StatusBar, prompt: str) -> None:
+        self.transcript = transcript
+        self.status = status
+        self.prompt = prompt
+        self.cards: dict[str, ToolCard] = {}
+        self.answer: AssistantMessage | None = None
+        self.finished: ev.TurnFinished | None = None
+
+    async def _answer(self) -> AssistantMessage:
+        if self.answer is None:
+            self.answer = AssistantMessage()
+            await self.transcript.add(self.answer)
+        return self.answer
+
+    async def end_answer(self) -> None:
+        """Close the streaming answer: a tool call or the turn's end starts a new block."""
+        if self.answer is not None:
+            answer, self.answer = self.answer, None
+            await answer.finish()
+            if answer.is_empty:
+                await answer.remove()
+
+    async def handle(self, event: ev.Event) -> None:
+        """Draw one event (every type the agent emits; unknown ones are ignored)."""
+        if isinstance(event, ev.TextDelta):
+            await (await self._answer()).append_text(event.text)
+        elif isinstance(event, ev.ThinkingDelta):
+            await (await self._answer()).append_thinking(event.text)
+        elif isinstance(event, ev.ToolCallStarted):
+            await self.end_answer()
+            message = event.prepared.invocation_message if event.prepared else event.name
+            card = ToolCard(CardState(event.call_id, event.name, event.kind, event.input, message))
+            self.cards[event.call_id] = card
+            await self.transcript.add(card)
+        elif isinstance(event, ev.ApprovalRequested):
+            if waiting := self.cards.get(event.call_id):
+                confirmation = event.prepared.confirmation
+                waiting.set_waiting(confirmation.message if confirmation else "")
+        elif isinstance(event, ev.ToolCallDecided):
+            if decided := self.cards.get(event.call_id):
+                decided.set_decided(event.allowed, event.reason)
+        elif isinstance(event, ev.ToolOutputDelta):
+            if running := self.cards.get(event.call_id):
+                running.append_output(event.text)
+        elif isinstance(event, ev.ToolCallFinished):
+            if finished := self.cards.get(event.call_id):
+                result = event.result
+                finished.set_finished(
+                    result.content,
+                    result.is_error,
+                    result.display,
+                    event.past_tense_message,
+                    event.duration_s,
+                )
+        elif isinstance(event, ev.UsageUpdated):
+            self.status.input_tokens = event.total.input_tokens
+            self.status.output_tokens = event.total.output_tokens
+            self.status.cost_usd = event.cost_usd
+        elif isinstance(event, ev.Notice):
+            await self.end_answer()
+            await self.transcript.add(Note(event.text, event.level))
+        elif isinstance(event, ev.ContextPruned):
+            dropped = ", ".join(event.dropped) or "nothing"
+            await self.transcript.add(Note(f"Context trimmed to fit: dropped {dropped}", "warning"))
+        elif isinstance(event, ev.ErrorEvent):
+            await self.end_answer()
+            # Retry only helps when the same request can succeed (rate limit, cut stream).
+            error = (
+                ErrorNote(event.message, self.prompt)
+                if event.retryable
+                else Note(f"✗ {event.message}", "error")
+            )
+            await self.transcript.add(error)
+        elif isinstance(event, ev.TurnFinished):
+            await self.end_answer()
+            self.finished = event
+            if event.cancelled:
+                await self.transcript.add(Note("Turn cancelled.", "warning"))
+
+    async def cancelled(self) -> None:
+        """The turn's task was cancelled before TurnFinished: close the answer, say so."""
+        await self.end_answer()
+        for card in self.cards.values():
+            if card.state.status in ("running", "waiting"):
+                card.set_finished("cancelled", True, None, "", 0.0)
+        if self.finished is None:
+            await self.transcript.add(Note("Turn cancelled.", "warning"))

@@ -1,0 +1,1 @@
+"""Screens of the app; each has a sibling ``.tcss`` file."""

@@ -1,0 +1,166 @@
+"""The approval question (DESIGN §5): one key per answer, a reason after a deny, JSON edit.
+
+Dismisses with a ``Decision``; the app sets it on ``ApprovalRequested.decision``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Markdown, Static, TextArea
+
+from agent_tui.approvals.types import Decision, Scope
+from agent_tui.events import ApprovalRequested
+
+PATTERN_TOOLS = {"run_in_terminal", "fetch_webpage"}
+ButtonVariant = Literal["default", "primary", "success", "warning", "error"]
+BUTTONS: tuple[
+    tuple[str, str, str, ButtonVariant], ...
+] = (  # id (Scope value or action), key, label
+    ("once", "y", "Allow once", "success"),
+    ("session", "s", "Session", "default"),
+    ("workspace", "w", "Workspace", "default"),
+    ("always", "a", "Always", "default"),
+    ("edit", "e", "Edit", "default"),
+    ("deny", "n", "Deny", "error"),
+)
+
+
+def validate_edit(text: str, schema: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+    """Parse and check the edited input.
+
+    Returns:
+        (input, "") when it is a JSON object matching ``schema``; (None, what is wrong) otherwise.
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"Not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+    if not isinstance(value, dict):
+        return None, "The input must be a JSON object."
+    if schema:
+        import jsonschema  # only when someone edits: keeps the modal (and startup) light
+
+        errors = sorted(
+            jsonschema.Draft202012Validator(schema).iter_errors(value), key=lambda e: e.path
+        )
+        if errors:
+            where = "/".join(str(p) for p in errors[0].absolute_path) or "input"
+            return None, f"Does not match the tool's schema at {where}: {errors[0].message}"
+    return value, ""
+
+
+def confirmation_markdown(event: ApprovalRequested) -> str:
+    confirmation = event.prepared.confirmation
+    if confirmation is not None and confirmation.message:
+        return confirmation.message
+    body = json.dumps(event.input, indent=2, ensure_ascii=False)
+    return f"{event.prepared.invocation_message}\n\n```json\n{body}\n```"
+
+
+class ApprovalScreen(ModalScreen[Decision]):
+    CSS_PATH = "approval.tcss"
+    BINDINGS = [
+        Binding("y", "allow('once')", "Allow once"),
+        Binding("s", "allow('session')", "Allow for session"),
+        Binding("w", "allow('workspace')", "Allow for workspace"),
+        Binding("a", "allow('always')", "Always allow"),
+        Binding("e", "edit", "Edit input"),
+        Binding("n", "deny", "Deny"),
+        Binding("escape", "escape", "Deny / back"),
+        Binding("ctrl+s", "save_edit", "Allow edited input", show=False),
+    ]
+
+    def __init__(self, event: ApprovalRequested, schema: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.event = event
+        self.schema = schema
+        self.mode = "choose"  # choose | reason | edit
+
+    def compose(self) -> ComposeResult:
+        event = self.event
+        confirmation = event.prepared.confirmation
+        title = confirmation.title if confirmation else f"Allow {event.name}?"
+        with Vertical(id="dialog"):
+            yield Label(title, id="title", markup=False)
+            yield Static(event.verdict.reason, id="why", markup=False)
+            with VerticalScroll(id="message"):
+                yield Markdown(confirmation_markdown(event))
+            if event.suggested_pattern and event.name in PATTERN_TOOLS:
+                yield Static(
+                    f"s / w / a grant only: {event.suggested_pattern}", id="pattern", markup=False
+                )
+            with Horizontal(id="buttons"):
+                for button_id, key, label, variant in BUTTONS:
+                    yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
+            with Vertical(id="reason-box"):
+                yield Label("Why? (optional, sent to the model) — Enter to deny, Esc to skip")
+                yield Input(placeholder="reason", id="reason")
+            with Vertical(id="edit-box"):
+                yield Label("Edit the input (JSON) — Ctrl+S to allow, Esc to go back")
+                yield TextArea(json.dumps(event.input, indent=2), id="editor", soft_wrap=True)
+                yield Static("", id="edit-error", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#once", Button).focus()
+
+    def _set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.set_class(mode == "reason", "-reason")
+        self.set_class(mode == "edit", "-edit")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While typing a reason or JSON, letters are text, not answers.
+        if self.mode != "choose" and action in ("allow", "edit", "deny"):
+            return False
+        return True
+
+    def action_allow(self, scope: str) -> None:
+        pattern = self.event.suggested_pattern if scope != "once" else None
+        self.dismiss(Decision(allow=True, scope=Scope(scope), pattern=pattern))
+
+    def action_deny(self) -> None:
+        self._set_mode("reason")
+        self.query_one("#reason", Input).focus()
+
+    def action_edit(self) -> None:
+        self._set_mode("edit")
+        self.query_one("#editor", TextArea).focus()
+
+    def action_escape(self) -> None:
+        if self.mode == "edit":
+            self._set_mode("choose")
+            self.query_one("#edit", Button).focus()
+        elif self.mode == "reason":
+            self.dismiss(Decision(allow=False))
+        else:
+            self.action_deny()
+
+    def action_save_edit(self) -> None:
+        if self.mode != "edit":
+            return
+        value, problem = validate_edit(self.query_one("#editor", TextArea).text, self.schema)
+        error = self.query_one("#edit-error", Static)
+        error.update(problem)
+        if value is not None:
+            self.dismiss(Decision(allow=True, scope=Scope.ONCE, edited_input=value))
+
+    @on(Input.Submitted, "#reason")
+    def _reason_given(self, event: Input.Submitted) -> None:
+        self.dismiss(Decision(allow=False, reason=event.value.strip()))
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        button = event.button.id or ""
+        if button in ("once", "session", "workspace", "always"):
+            self.action_allow(button)
+        elif button == "edit":
+            self.action_edit()
+        elif button == "deny":
+            self.action_deny()

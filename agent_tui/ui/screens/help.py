@@ -1,0 +1,51 @@
+"""Help: the keys and every slash command from the registry (the same records /help lists)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Markdown
+
+KEYS = (
+    ("Enter", "send the prompt"),
+    ("Shift+Enter / Ctrl+J", "new line"),
+    ("Up / Down", "earlier prompts (on the first / last line)"),
+    ("Tab", "accept a completion (`/` commands, `@` participants, `#` references)"),
+    ("Esc", "cancel the running turn"),
+    ("Ctrl+T", "tool picker"),
+    ("F1", "this help"),
+    ("Ctrl+C twice", "quit"),
+)
+
+
+def help_markdown(commands: list[Any]) -> str:
+    """The help text: keys, then commands (``SlashCommand`` records), as compact lists."""
+    lines = ["## Keys", ""]
+    lines += [f"- **{key}**: {does}" for key, does in KEYS]
+    lines += ["", "## Commands", ""]
+    for command in commands:
+        prefix = f"@{command.participant} " if command.participant else ""
+        args = f" {command.args_hint}" if command.args_hint else ""
+        # `<alias>` would be read as an HTML tag and vanish: escape it.
+        description = command.description.replace("<", "\\<")
+        lines.append(f"- `{prefix}/{command.name}{args}`: {description}")
+    return "\n".join(lines)
+
+
+class HelpScreen(ModalScreen[None]):
+    CSS_PATH = "help.tcss"
+    BINDINGS = [Binding("escape,q,f1", "dismiss", "Close")]
+
+    def __init__(self, commands: list[Any]) -> None:
+        super().__init__()
+        self.commands = commands
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Help — Esc to close", id="title")
+            with VerticalScroll():
+                yield Markdown(help_markdown(self.commands))

@@ -1,0 +1,43 @@
+"""``/model``: pick one of the configured models (``[models.<alias>]`` in .agentrc)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class ModelPickerScreen(ModalScreen[str | None]):
+    """Dismisses with the chosen alias, or None on Esc."""
+
+    CSS_PATH = "model_picker.tcss"
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, models: dict[str, Any], current: str) -> None:
+        super().__init__()
+        self.models = models
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Pick a model — Enter to use, Esc to cancel", id="title")
+            yield OptionList(
+                *(
+                    Option(
+                        f"{alias}: {m.provider} {m.name}"
+                        + ("  (current)" if m.name == self.current else ""),
+                        id=alias,
+                    )
+                    for alias, m in self.models.items()
+                )
+            )
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)

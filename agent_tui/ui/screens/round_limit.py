@@ -1,0 +1,36 @@
+"""Asked when a turn reaches the round limit: continue for more rounds, or stop here."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+
+class RoundLimitScreen(ModalScreen[bool]):
+    CSS_PATH = "round_limit.tcss"
+    BINDINGS = [
+        Binding("c", "answer(True)", "Continue"),
+        Binding("s,escape", "answer(False)", "Stop"),
+    ]
+
+    def __init__(self, rounds: int) -> None:
+        super().__init__()
+        self.rounds = rounds
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(f"The agent has run {self.rounds} rounds in this turn. Keep going?")
+            with Horizontal(id="buttons"):
+                yield Button("c Continue", id="continue", variant="primary", compact=True)
+                yield Button("s Stop", id="stop", compact=True)
+
+    def action_answer(self, proceed: bool) -> None:
+        self.dismiss(proceed)
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "continue")

@@ -1,0 +1,126 @@
+"""The tool picker (``/tools``, Ctrl+T): every tool grouped by source, with a checkbox each.
+
+Dismisses with the set of disabled tool names (None when nothing changed); the app persists it per
+workspace and sets ``ToolRegistry.disabled`` so a disabled tool is never offered to the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from agent_tui.tools.base import Manifest
+from agent_tui.tools.registry import MAX_TOOLS
+
+
+def source_label(source: str) -> str:
+    if source.startswith("mcp:"):
+        return f"MCP server {source[4:]}"
+    return {"built-in": "Built-in", "user": "User-defined"}.get(source, source)
+
+
+def group_by_source(manifests: Sequence[Manifest]) -> dict[str, list[Manifest]]:
+    """Built-in first, then MCP servers and others by name; tools by name inside a group."""
+    groups: dict[str, list[Manifest]] = {}
+    for manifest in manifests:
+        groups.setdefault(manifest.source, []).append(manifest)
+    order = sorted(groups, key=lambda s: (s != "built-in", s))
+    return {s: sorted(groups[s], key=lambda m: m.name) for s in order}
+
+
+def matches(manifest: Manifest, query: str) -> bool:
+    q = query.lower()
+    return not q or any(
+        q in text.lower()
+        for text in (manifest.name, manifest.display_name, manifest.user_description)
+    )
+
+
+class ToolPickerScreen(ModalScreen[set[str] | None]):
+    CSS_PATH = "tool_picker.tcss"
+    BINDINGS = [
+        Binding("escape,ctrl+s", "done", "Done"),
+        Binding("ctrl+f", "focus_filter", "Filter"),
+    ]
+
+    def __init__(self, manifests: Sequence[Manifest], disabled: set[str]) -> None:
+        super().__init__()
+        self.groups = group_by_source(manifests)
+        self.all_names = {m.name for m in manifests}
+        self.original_disabled = set(disabled) & self.all_names
+        self.enabled = self.all_names - self.original_disabled
+        self.by_name = {m.name: m for m in manifests}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Tools — Space toggles, Esc saves", id="title")
+            yield Static(id="count")
+            yield Input(placeholder="filter tools", id="filter")
+            groups = VerticalScroll(id="groups")
+            groups.can_focus = False  # Tab goes from the filter straight to the first list
+            with groups:
+                for index, source in enumerate(self.groups):
+                    yield Label(source_label(source), classes="group-title")
+                    yield SelectionList[str](id=f"group-{index}", classes="group")
+            yield Static(id="description", markup=False)
+
+    def on_mount(self) -> None:
+        self._fill("")
+        self._update_count()
+
+    def _fill(self, query: str) -> None:
+        for index, (_, manifests) in enumerate(self.groups.items()):
+            selections = self.query_one(f"#group-{index}", SelectionList)
+            selections.clear_options()
+            shown = [m for m in manifests if matches(m, query)]
+            for manifest in shown:
+                prompt = Text(manifest.name)
+                if manifest.user_description:
+                    prompt.append("  " + manifest.user_description, style="dim")
+                selections.add_option(
+                    Selection(prompt, manifest.name, manifest.name in self.enabled)
+                )
+            selections.display = bool(shown)
+            if shown:
+                selections.highlighted = 0
+            self.query(".group-title")[index].display = bool(shown)
+
+    def _update_count(self) -> None:
+        count = len(self.enabled)
+        over = "  — over the limit: only the first 128 are sent" if count > MAX_TOOLS else ""
+        self.query_one("#count", Static).update(f"{count} / {MAX_TOOLS} tools enabled{over}")
+
+    @on(Input.Changed, "#filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    @on(SelectionList.SelectionToggled)
+    def _toggled(self, event: SelectionList.SelectionToggled[str]) -> None:
+        name = event.selection.value
+        if name in event.selection_list.selected:
+            self.enabled.add(name)
+        else:
+            self.enabled.discard(name)
+        self._update_count()
+
+    @on(SelectionList.SelectionHighlighted)
+    def _highlighted(self, event: SelectionList.SelectionHighlighted[str]) -> None:
+        manifest = self.by_name.get(event.selection.value)
+        if manifest is not None:
+            text = manifest.user_description or manifest.model_description.split("\n")[0]
+            self.query_one("#description", Static).update(f"{manifest.display_name}: {text}")
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_done(self) -> None:
+        disabled = self.all_names - self.enabled
+        self.dismiss(None if disabled == self.original_disabled else disabled)

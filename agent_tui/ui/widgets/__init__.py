@@ -1,0 +1,1 @@
+"""Widgets of the app: transcript entries, the prompt input, the status bar."""

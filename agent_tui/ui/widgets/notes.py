@@ -1,0 +1,105 @@
+"""Transcript entries that are not model output: the user's messages and notes (errors, notices)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+
+class UserMessage(Static):
+    """What the user sent, shown as typed (no Markup parsing: `[x]` must stay `[x]`)."""
+
+    DEFAULT_CSS = """
+    UserMessage {
+        margin: 1 0 0 0;
+        padding: 0 1;
+        border-left: thick $primary;
+        background: $boost;
+    }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, markup=False)
+        self.text = text
+
+    def record(self) -> Callable[[], Widget]:
+        text = self.text
+        return lambda: UserMessage(text)
+
+
+class Note(Static):
+    """A notice from the app or the agent; ``level`` is info, warning or error."""
+
+    DEFAULT_CSS = """
+    Note { margin: 1 0 0 0; padding: 0 1; color: $text-muted; }
+    Note.-warning { color: $warning; }
+    Note.-error { color: $error; }
+    """
+
+    def __init__(self, text: str, level: str = "info") -> None:
+        super().__init__(text, markup=False, classes=f"-{level}")
+        self.text = text
+        self.level = level
+
+    def record(self) -> Callable[[], Widget]:
+        text, level = self.text, self.level
+        return lambda: Note(text, level)
+
+
+class ErrorNote(Horizontal):
+    """A provider error, with a Retry button that re-sends the turn's prompt."""
+
+    DEFAULT_CSS = """
+    ErrorNote { height: auto; margin: 1 0 0 0; padding: 0 1; border-left: thick $error; }
+    ErrorNote > Static { width: 1fr; color: $error; }
+    ErrorNote > Button { min-width: 9; height: 1; border: none; }
+    """
+
+    class RetryRequested(Message):
+        def __init__(self, prompt: str) -> None:
+            super().__init__()
+            self.prompt = prompt
+
+    def __init__(self, message: str, prompt: str) -> None:
+        super().__init__()
+        self.message_text = message
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"✗ {self.message_text}", markup=False)
+        yield Button("Retry", variant="error", compact=True, id="retry")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.RetryRequested(self.prompt))
+
+    def record(self) -> Callable[[], Widget]:
+        message, prompt = self.message_text, self.prompt
+        return lambda: ErrorNote(message, prompt)
+
+
+class MarkdownNote(Vertical):
+    """A command's Markdown output (e.g. /help's table), not sent to the model."""
+
+    DEFAULT_CSS = """
+    MarkdownNote { height: auto; margin: 1 0 0 0; border-left: thick $accent; }
+    MarkdownNote > Markdown { margin: 0; padding: 0 1; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown
+
+        yield Markdown(self.text)
+
+    def record(self) -> Callable[[], Widget]:
+        text = self.text
+        return lambda: MarkdownNote(text)

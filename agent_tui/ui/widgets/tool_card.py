@@ -1,0 +1,197 @@
+"""A tool call in the transcript: running -> decided -> finished, with input, output and diff."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+KIND_ICONS = {"read": "◇", "edit": "✎", "execute": "$", "fetch": "↓"}
+TAIL_LINES = 8  # live terminal output shown while a command runs
+MAX_OUTPUT_CHARS = 6_000  # the card shows the start of long outputs; the model got all of it
+
+
+def strip_fences(text: str) -> str:
+    """Drop Markdown code fences around a diff so it can be coloured line by line."""
+    lines = [ln for ln in text.splitlines() if not ln.startswith("```")]
+    return "\n".join(lines)
+
+
+def looks_like_diff(text: str) -> bool:
+    body = strip_fences(text)
+    return any(ln.startswith(("@@", "--- ", "+++ ")) for ln in body.splitlines()[:20])
+
+
+def coloured_diff(diff: str) -> Text:
+    """A unified diff as Rich Text: additions green, removals red, hunks cyan (bold in NO_COLOR)."""
+    out = Text()
+    for line in strip_fences(diff).splitlines():
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        elif line.startswith("@@"):
+            style = "cyan"
+        else:
+            style = ""
+        out.append(line + "\n", style=style)
+    out.rstrip()
+    return out
+
+
+@dataclass
+class CardState:
+    """Everything a card shows; kept so a pruned card can be mounted again as it was."""
+
+    call_id: str
+    name: str
+    kind: str = ""
+    input: dict[str, Any] = field(default_factory=dict)
+    message: str = ""  # invocation message while running, past tense once done
+    status: str = "running"  # running | waiting | done | error | denied
+    decided: str = ""
+    output: str = ""
+    diff: str = ""
+    tail: str = ""
+    duration_s: float = 0.0
+
+
+class DetailsToggle(Static):
+    """The "▶ input and output" line: click (or Enter) opens the call's details."""
+
+    can_focus = True
+    BINDINGS = [("enter,space", "press", "Show details")]
+
+    class Pressed(Message):
+        """Open or close the details."""
+
+    def on_click(self) -> None:
+        self.post_message(self.Pressed())
+
+    def action_press(self) -> None:
+        self.post_message(self.Pressed())
+
+
+class ToolCard(Vertical):
+    """Attributes down: the app calls the ``set_*`` methods as the call's events arrive."""
+
+    DEFAULT_CSS = """
+    ToolCard { height: auto; margin: 1 0 0 0; padding: 0 1; border-left: thick $secondary; }
+    ToolCard.-waiting { border-left: thick $warning; }
+    ToolCard.-error, ToolCard.-denied { border-left: thick $error; }
+    ToolCard.-done { border-left: thick $success; }
+    ToolCard > .header { text-style: bold; }
+    ToolCard.-error > .header, ToolCard.-denied > .header { color: $error; }
+    ToolCard > .decided { color: $text-muted; }
+    ToolCard > .tail { color: $text-muted; max-height: 10; }
+    ToolCard > .toggle { color: $text-muted; }
+    ToolCard > .toggle:hover { color: $text; text-style: underline; }
+    ToolCard > .details { padding: 0 2; max-height: 30; overflow-y: auto; }
+    ToolCard > .details.-error-output { color: $error; }
+    """
+
+    def __init__(self, state: CardState) -> None:
+        super().__init__(classes=f"-{state.status}")
+        self.state = state
+        self.details_open = state.status == "error"
+        self._header = Static(classes="header", markup=False)
+        self._decided = Static(classes="decided", markup=False)
+        self._diff = Static(classes="diff")
+        self._tail = Static(classes="tail", markup=False)
+        self._toggle = DetailsToggle(classes="toggle", markup=False)
+        self._details: Static | None = None  # mounted on first open: most cards stay closed
+
+    def compose(self) -> ComposeResult:
+        yield self._header
+        yield self._decided
+        yield self._diff
+        yield self._tail
+        yield self._toggle
+
+    def on_mount(self) -> None:
+        self._refresh_all()
+
+    def _details_text(self) -> str:
+        pretty = json.dumps(self.state.input, indent=2, ensure_ascii=False)
+        output = self.state.output[:MAX_OUTPUT_CHARS]
+        return f"input:\n{pretty}" + (f"\n\noutput:\n{output}" if output else "")
+
+    def on_details_toggle_pressed(self) -> None:
+        self.details_open = not self.details_open
+        self._refresh_all()
+
+    def _refresh_all(self) -> None:
+        s = self.state
+        icon = KIND_ICONS.get(s.kind, "•")
+        # Under a second is noise (and would make snapshots depend on timing).
+        took = f"  ({s.duration_s:.1f}s)" if s.duration_s >= 1 else ""
+        mark = {"running": "…", "waiting": "?", "done": "✓", "error": "✗", "denied": "⊘"}[s.status]
+        self._header.update(f"{mark} {icon} {s.message or s.name}{took}")
+        self._decided.update(s.decided)
+        self._decided.display = bool(s.decided)
+        self._diff.update(coloured_diff(s.diff) if s.diff else "")
+        self._diff.display = bool(s.diff)
+        self._tail.update(s.tail)
+        self._tail.display = bool(s.tail) and s.status == "running"
+        what = "input and output" if s.output else "input"
+        self._toggle.update(f"{'▼' if self.details_open else '▶'} {what}")
+        if self.details_open:
+            if self._details is None:
+                self._details = Static(classes="details", markup=False)
+                self.mount(self._details)
+            self._details.update(self._details_text())
+            self._details.set_class(s.status == "error", "-error-output")
+        if self._details is not None:
+            self._details.display = self.details_open
+        for status in ("running", "waiting", "done", "error", "denied"):
+            self.set_class(s.status == status, f"-{status}")
+
+    def set_waiting(self, diff: str = "") -> None:
+        self.state.status = "waiting"
+        if diff and looks_like_diff(diff):
+            self.state.diff = diff
+        self._refresh_all()
+
+    def set_decided(self, allowed: bool, reason: str) -> None:
+        self.state.decided = reason
+        self.state.status = "running" if allowed else "denied"
+        self._refresh_all()
+
+    def append_output(self, text: str) -> None:
+        tail = (self.state.tail + text).splitlines()[-TAIL_LINES:]
+        self.state.tail = "\n".join(tail)
+        self._tail.update(self.state.tail)
+        self._tail.display = True
+
+    def set_finished(
+        self, content: str, is_error: bool, display: str | None, past: str, duration_s: float
+    ) -> None:
+        s = self.state
+        if s.status != "denied":
+            s.status = "error" if is_error else "done"
+        if past and not is_error:
+            s.message = past
+        shown = display if display is not None else content
+        if display is not None and looks_like_diff(display):
+            s.diff = display
+            s.output = content
+        else:
+            s.output = shown
+        s.duration_s = duration_s
+        if s.status == "error":
+            self.details_open = True  # errors show what went wrong without a click
+        self._refresh_all()
+
+    def record(self) -> Callable[[], Widget]:
+        state = replace(self.state)
+        return lambda: ToolCard(replace(state))

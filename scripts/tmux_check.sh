@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Real-terminal check of the app (issue 5): run agent-tui inside tmux against the fake LLM server,
+# type a prompt, answer the approval modal with `y`, then check the file on disk and the final
+# answer in `tmux capture-pane`. Waits poll the pane with a deadline (no fixed sleeps).
+#
+# Usage: scripts/tmux_check.sh            (exit 0 and "tmux check: OK" on success)
+# Env:   PYTHON (default: .venv/bin/python), TMUX_CHECK_TIMEOUT (seconds per wait, default 30),
+#        TMUX_CHECK_KEEP=1 keeps the temp dir for inspection.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+py=${PYTHON:-$root/.venv/bin/python}
+timeout_s=${TMUX_CHECK_TIMEOUT:-30}
+work=$(mktemp -d)
+session="agent-tui-check-$$"
+server_pid=""
+# A private tmux server (socket) for this run: never touches the user's sessions.
+tm() { tmux -L "$session" "$@"; }
+
+cleanup() {
+    tm kill-server 2>/dev/null || true
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"
+    if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; fi
+    if [[ "${TMUX_CHECK_KEEP:-0}" != 1 ]]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+pane() { tm capture-pane -p -t "$session" 2>/dev/null || true; }
+
+# wait_for TEXT WHAT: poll the pane until it contains TEXT, or fail after the deadline.
+wait_for() {
+    local deadline=$((SECONDS + timeout_s))
+    until pane | grep -qF -- "$1"; do
+        if ((SECONDS >= deadline)); then
+            echo "tmux check: FAILED waiting for $2 ($1); the pane was:" >&2
+            pane >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+}
+
+mkdir -p "$work/ws" "$work/home" "$work/state"
+cat >"$work/script.json" <<'JSON'
+[
+  {"text": "I'll create the file.",
+   "tool_calls": [{"id": "call_1", "name": "create_file",
+                   "input": {"path": "hello.txt", "content": "hello from tmux\n"}}]},
+  {"text": "Created hello.txt. TMUX-CHECK-DONE"}
+]
+JSON
+
+(cd "$root" && exec "$py" -m tests.fakes.llm_server --script "$work/script.json" --port 0) \
+    >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+deadline=$((SECONDS + timeout_s))
+until [[ -s "$work/server.out" ]]; do
+    if ((SECONDS >= deadline)); then echo "tmux check: fake server did not start" >&2; cat "$work/server.err" >&2; exit 1; fi
+    sleep 0.05
+done
+url=$(head -n1 "$work/server.out")
+
+tm new-session -d -s "$session" -x 100 -y 30 \
+    "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' ANTHROPIC_API_KEY=test \
+     PYTHONPATH='$root' '$py' -m agent_tui --provider anthropic --base-url '$url' \
+     ; echo AGENT-TUI-EXITED \$?; sleep 60"
+
+wait_for "Ask anything" "the app's first frame"
+tm send-keys -t "$session" -l "please create hello.txt"
+tm send-keys -t "$session" Enter
+wait_for "Allow once" "the approval modal"
+tm send-keys -t "$session" y
+wait_for "TMUX-CHECK-DONE" "the final answer"
+
+if [[ "$(cat "$work/ws/hello.txt" 2>/dev/null)" != "hello from tmux" ]]; then
+    echo "tmux check: FAILED: hello.txt was not written as asked" >&2
+    pane >&2
+    exit 1
+fi
+
+tm send-keys -t "$session" C-c
+tm send-keys -t "$session" C-c
+wait_for "AGENT-TUI-EXITED 0" "the app to quit on Ctrl+C twice"
+echo "tmux check: OK"
