@@ -146,6 +146,8 @@ def _run(args: argparse.Namespace) -> int:
     from agent_tui.build import build_agent
 
     agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
+    if banner is not None:
+        agent.deps.provider.chunk_delay = 0.012  # type: ignore[attr-defined]  # the demo streams visibly
     if headless:
         if config.ignored_untrusted:
             sys.stderr.write(

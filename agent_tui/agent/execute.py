@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
@@ -79,6 +79,7 @@ class CallProcessor:
         self.allowed = set(allowed) if allowed is not None else None
         self.emit = emit
         self.results: dict[str, ToolResult] = {}
+        self.edited: dict[str, dict[str, Any]] = {}  # call id -> the input the user edited
 
     def _context(self, call_id: str) -> ToolContext:
         def on_output(text: str) -> None:
@@ -156,12 +157,14 @@ class CallProcessor:
                 self.emit(ev.ToolCallDecided(call.id, False, "edited", "edited input is invalid"))
                 self._finish(call, error_result(f"The user's edited input was rejected: {exc}"))
                 return None
+        if value is not call.input:
+            self.edited[call.id] = value
         approvals.record(manifest, value, decision)
         self.emit(ev.ToolCallDecided(call.id, decision.allow, "user", decision.describe()))
         if not decision.allow:
             self._finish(call, denial_result(decision))
             return None
-        return _Approved(replace(call, input=value), tool, manifest, value, prepared)
+        return _Approved(call, tool, manifest, value, prepared)
 
     async def _invoke(self, item: _Approved) -> None:
         t0 = time.monotonic()
@@ -177,8 +180,8 @@ class CallProcessor:
                                   f"{type(exc).__name__}: {exc}")
         self._finish(item.call, result, item.prepared.past_tense_message, t0)
 
-    async def run(self, calls: list[RawCall]) -> list[RawCall]:
-        """Process every call; returns the calls as run (edited input replaces the model's)."""
+    async def run(self, calls: list[RawCall]) -> None:
+        """Process every call; ``results`` and ``edited`` hold what happened."""
         approved: list[_Approved] = []
         for call in calls:
             item = await self._approve(call)
@@ -189,5 +192,3 @@ class CallProcessor:
         await asyncio.gather(*(self._invoke(a) for a in readers))
         for item in writers:
             await self._invoke(item)
-        edited = {a.call.id: a.call for a in approved}
-        return [edited.get(c.id, c) for c in calls]

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
-from agent_tui.agent.conversation import Conversation, Message, TextBlock, ToolResultBlock
+from agent_tui.agent.conversation import (
+    Conversation,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
@@ -255,8 +261,19 @@ class Agent:
                                 processor.results[c.id].is_error)
                 for c in calls if c.id in processor.results
             ]
+            if processor.edited:
+                self._record_edited_inputs(processor.edited)
             if blocks:
                 self.conversation.append_user(Message("user", list(blocks)))
+
+    def _record_edited_inputs(self, edited: dict[str, dict[str, Any]]) -> None:
+        """Show the model the input that ran: the user's edit replaces the model's in history."""
+        message = self.conversation.messages[-1]
+        message.content = [
+            ToolUseBlock(b.id, b.name, edited[b.id])
+            if isinstance(b, ToolUseBlock) and b.id in edited else b
+            for b in message.content
+        ]
 
     def _answer_unanswered(self) -> None:
         """Give every tool call without a result a 'cancelled' result (keeps the API happy)."""

@@ -9,7 +9,6 @@ keeps the conversation valid.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import os
 import time
@@ -130,11 +129,27 @@ class AgentApp(App[int]):
             self.agent.deps.tools.disabled = saved
         if self.banner:
             await self.transcript.add(Note(self.banner, "warning"))
+        for notice in self._startup_notices():
+            await self.transcript.add(Note(notice, "warning"))
+        self.agent.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
         if self.first_frame_file:
             self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
             return
         self._load_files()
+
+    def _startup_notices(self) -> list[str]:
+        config = self.agent.deps.config
+        notices: list[str] = []
+        if config.ignored_untrusted:
+            notices.append(
+                f"This folder's .agentrc sets {', '.join(config.ignored_untrusted)}, which apply "
+                "only once you trust the folder: type /trust on, then restart."
+            )
+        mcp = self.agent.deps.mcp
+        if mcp is not None:
+            notices.extend(mcp.notices)
+        return notices
 
     def _first_frame_painted(self, path: str) -> None:
         Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
@@ -348,21 +363,11 @@ class AgentApp(App[int]):
         self.exit(0)
 
     async def shutdown_agent(self) -> None:
-        """Kill background terminals and close the provider (errors are logged, not raised)."""
-        terminals = self.agent.deps.session.extras.get("terminals")
-        if terminals is not None:
-            # aclose() waits for each process group to exit; kill_all() is the sync fallback.
-            close = getattr(terminals, "aclose", None) or getattr(terminals, "kill_all", None)
-            try:
-                outcome = close() if close is not None else None
-                if inspect.isawaitable(outcome):
-                    await outcome
-            except OSError:
-                logger.exception("killing background terminals failed")
+        """Stop MCP servers, kill background terminals, close the provider (errors logged)."""
         try:
-            await self.agent.deps.provider.aclose()
+            await self.agent.aclose()
         except OSError:
-            logger.exception("closing the provider failed")
+            logger.exception("shutting the agent down failed")
 
 
 def run_tui(agent: Any, *, banner: str | None = None) -> int:

@@ -153,6 +153,9 @@ async def test_edited_input_is_validated_again_before_it_runs(workspace: Path) -
         Decision(True, edited_input={"path": "b.txt", "content": "user"})))
     assert not (workspace / "a.txt").exists()
     assert (workspace / "b.txt").read_text() == "user"
+    # The history shows the model the input that ran, not the one it asked for.
+    (use,) = [b for b in agent.conversation.messages[1].content if isinstance(b, ToolUseBlock)]
+    assert use.input == {"path": "b.txt", "content": "user"}
     await collect(agent, "two", lambda e: e.decision.set_result(
         Decision(True, edited_input={"path": 7})))
     assert "edited input was rejected" in results(agent)[-1].content

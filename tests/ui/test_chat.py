@@ -150,14 +150,12 @@ async def test_edit_input_is_validated_then_allowed(make_agent: MakeAgent) -> No
 
 
 async def test_reset_confirmations_asks_again(make_agent: MakeAgent) -> None:
-    import pytest
 
     second = {**NOTE_CALL, "id": "call_2"}
     h = make_agent(
         [{"tool_calls": [NOTE_CALL]}, {"text": "one"}, {"tool_calls": [second]}, {"text": "ok"}]
     )
-    if h.agent.deps.commands.get("reset-confirmations") is None:
-        pytest.skip("/reset-confirmations is not registered yet (approvals commands)")
+    assert h.agent.deps.commands.get("reset-confirmations") is not None
     app = AgentApp(h.agent)
     async with app.run_test(size=(100, 32)) as pilot:
         await send(pilot, "first")

@@ -7,13 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.helpers import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_tmux_prompt_approve_and_answer() -> None:
+    if shutil.which("tmux") is None:
+        missing("tmux is not installed")
     proc = subprocess.run(
         ["bash", str(ROOT / "scripts" / "tmux_check.sh")],
         cwd=ROOT,
