@@ -11,9 +11,12 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent_tui import __version__
+
+if TYPE_CHECKING:
+    from agent_tui.config import Config
 
 NO_KEY_HELP = (
     "no API key: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or point at a local "
@@ -33,26 +36,48 @@ def build_parser() -> argparse.ArgumentParser:
     add = parser.add_argument
     add("--version", action="version", version=f"agent-tui {__version__}")
     add("-p", "--prompt", help="run one request without the app and print the answer")
-    add("--output-format", choices=["text", "json", "stream-json"], default="text",
-        help="with -p: text (default), one json object, or one json object per event")
+    add(
+        "--output-format",
+        choices=["text", "json", "stream-json"],
+        default="text",
+        help="with -p: text (default), one json object, or one json object per event",
+    )
     add("--model", help="model name, e.g. claude-sonnet-4-5 or gpt-4.1")
     add("--provider", choices=["anthropic", "openai", "scripted"], help="model API")
     add("--base-url", help="API base URL (OpenAI-style includes /v1)")
-    add("--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK")
+    add(
+        "--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK"
+    )
     add("--script", type=Path, help="replay a script of model turns (the scripted provider)")
     add("--record", type=Path, help="write the model's turns to FILE as a replayable script")
     add("--max-turns", type=int, metavar="N", help="round limit for one request (default 25)")
-    add("--on-approval", choices=["ask", "deny", "fail"],
-        help="with -p: when a tool needs approval (default: ask on a TTY, deny otherwise)")
-    add("--allow-tool", action="append", default=[], metavar="NAME",
-        help="approve this tool without asking (repeatable)")
+    add(
+        "--on-approval",
+        choices=["ask", "deny", "fail"],
+        help="with -p: when a tool needs approval (default: ask on a TTY, deny otherwise)",
+    )
+    add(
+        "--allow-tool",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="approve this tool without asking (repeatable)",
+    )
     add("--yolo", action="store_true", help="approve every tool call without asking")
-    add("--trust", action="store_true",
-        help="apply this workspace's trust-gated .agentrc settings for this run")
+    add(
+        "--trust",
+        action="store_true",
+        help="apply this workspace's trust-gated .agentrc settings for this run",
+    )
     add("-C", "--workspace", type=Path, default=None, help="workspace folder (default: cwd)")
-    add("--reset-tool-confirmations", nargs="?", const="all", metavar="SCOPE",
+    add(
+        "--reset-tool-confirmations",
+        nargs="?",
+        const="all",
+        metavar="SCOPE",
         choices=["session", "workspace", "always", "all"],
-        help="forget remembered approvals: session, workspace, always or all (default)")
+        help="forget remembered approvals: session, workspace, always or all (default)",
+    )
     add("--list-approvals", action="store_true", help="list remembered approvals")
     add("--revoke-approval", metavar="ID", help="revoke one remembered approval")
     return parser
@@ -62,8 +87,12 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     model: dict[str, Any] = {}
     if args.script is not None:
         model.update(provider="scripted", script=str(args.script.resolve()))
-    for key, value in (("provider", args.provider), ("name", args.model),
-                       ("base_url", args.base_url), ("transport", args.transport)):
+    for key, value in (
+        ("provider", args.provider),
+        ("name", args.model),
+        ("base_url", args.base_url),
+        ("transport", args.transport),
+    ):
         if value is not None:
             model[key] = value
     layer: dict[str, Any] = {"model": model} if model else {}
@@ -72,7 +101,7 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     return layer
 
 
-def _needs_key(config: Any) -> bool:
+def _needs_key(config: Config) -> bool:
     from agent_tui.config import PROVIDER_DEFAULTS
 
     model = config.model
@@ -162,4 +191,3 @@ def _run(args: argparse.Namespace) -> int:
     from agent_tui.ui.app import run_tui
 
     return run_tui(agent, banner=banner)
-

@@ -53,7 +53,9 @@ async def _answer_approval(agent: Agent, event: ev.ApprovalRequested, policy: st
 
     schema = agent.deps.tools.manifest(event.name).input_schema
     try:
-        event.decision.set_result(await resolve_headless(policy or "ask", event, input_schema=schema))
+        event.decision.set_result(
+            await resolve_headless(policy or "ask", event, input_schema=schema)
+        )
     except ApprovalRequired as exc:
         event.decision.set_exception(exc)
 
@@ -81,21 +83,30 @@ class _Printer:
         elif isinstance(event, ev.ToolCallFinished):
             mark = "✗" if event.result.is_error else "●"
             label = event.past_tense_message or event.name
-            detail = f": {event.result.content.splitlines()[0][:200]}" if event.result.is_error and event.result.content else ""
+            detail = (
+                f": {event.result.content.splitlines()[0][:200]}"
+                if event.result.is_error and event.result.content
+                else ""
+            )
             self.err.write(f"{mark} {label}{detail}\n")
         elif isinstance(event, ev.ErrorEvent):
             self.err.write(f"error: {event.message}\n")
         elif isinstance(event, ev.CommandHandled) and event.message:
             self.out.write(event.message.rstrip("\n") + "\n")
         elif isinstance(event, ev.Notice | ev.ContextPruned):
-            text = event.text if isinstance(event, ev.Notice) else "pruned: " + ", ".join(event.dropped + event.shrunk)
+            text = (
+                event.text
+                if isinstance(event, ev.Notice)
+                else "pruned: " + ", ".join(event.dropped + event.shrunk)
+            )
             self.err.write(f"note: {text}\n")
 
 
 def _collect(summary: _Summary, event: ev.Event) -> None:
     if isinstance(event, ev.ToolCallFinished):
-        summary.tool_calls.append({"id": event.call_id, "name": event.name,
-                                   "is_error": event.result.is_error})
+        summary.tool_calls.append(
+            {"id": event.call_id, "name": event.name, "is_error": event.result.is_error}
+        )
     elif isinstance(event, ev.ErrorEvent):
         summary.errors.append(event.message)
         summary.exit_code = event.exit_code
@@ -115,8 +126,9 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
         summary.cost_usd = event.cost_usd
 
 
-async def run_turn(agent: Agent, prompt: str, opts: HeadlessOptions,
-                   out: IO[str], err: IO[str]) -> int:
+async def run_turn(
+    agent: Agent, prompt: str, opts: HeadlessOptions, out: IO[str], err: IO[str]
+) -> int:
     printer = _Printer(opts.output_format, out, err)
     summary = _Summary()
     session_id = new_session_id()

@@ -33,7 +33,11 @@ def test_layers_merge_in_order_defaults_user_workspace_env_cli(ws: Path) -> None
     (ws / ".agentrc").write_text('[model]\nname = "ws-model"\nmax_tokens = 100\n')
     cfg = load(ws, '[model]\nprovider = "openai"\nname = "user-model"\ntimeout_s = 5\n')
     assert (cfg.model.provider, cfg.model.name, cfg.model.max_tokens, cfg.model.timeout_s) == (
-        "openai", "ws-model", 100, 5)
+        "openai",
+        "ws-model",
+        100,
+        5,
+    )
     cfg = load(ws, env={"AGENT_TUI_MODEL": "env-model"})
     assert cfg.model.name == "env-model"
     cfg = load(ws, env={"AGENT_TUI_MODEL": "env-model"}, cli={"model": {"name": "cli-model"}})
@@ -42,10 +46,16 @@ def test_layers_merge_in_order_defaults_user_workspace_env_cli(ws: Path) -> None
 
 
 def test_switching_provider_on_the_command_line_drops_the_other_apis_model(ws: Path) -> None:
-    cfg = load(ws, '[model]\nprovider = "anthropic"\nname = "claude-opus-4-5"\n',
-               cli={"model": {"provider": "openai"}})
+    cfg = load(
+        ws,
+        '[model]\nprovider = "anthropic"\nname = "claude-opus-4-5"\n',
+        cli={"model": {"provider": "openai"}},
+    )
     assert (cfg.model.provider, cfg.model.name, cfg.model.api_key_env) == (
-        "openai", "gpt-4.1", "OPENAI_API_KEY")
+        "openai",
+        "gpt-4.1",
+        "OPENAI_API_KEY",
+    )
 
 
 def test_provider_follows_the_key_in_the_environment(ws: Path) -> None:
@@ -59,10 +69,13 @@ def test_provider_follows_the_key_in_the_environment(ws: Path) -> None:
         ("[model\nname = 1", None, "not valid TOML"),
         ('[model]\nnmae = "x"\n', "model.nmae", "unknown key"),
         ('[model]\nprovider = "gemini"\n', "model.provider", "is not one of"),
-        ("[model]\nmax_tokens = \"lots\"\n", "model.max_tokens", "is not of type 'integer'"),
-        ("[tools.terminal.auto_approve]\n\"git status\" = \"yes\"\n",
-         "tools.terminal.auto_approve.git status", "is not of type 'boolean'"),
-        ("[[participants]]\ndescription = \"no name\"\n", "participants.0", "'name' is a required"),
+        ('[model]\nmax_tokens = "lots"\n', "model.max_tokens", "is not of type 'integer'"),
+        (
+            '[tools.terminal.auto_approve]\n"git status" = "yes"\n',
+            "tools.terminal.auto_approve.git status",
+            "is not of type 'boolean'",
+        ),
+        ('[[participants]]\ndescription = "no name"\n', "participants.0", "'name' is a required"),
     ],
 )
 def test_a_bad_file_names_the_file_the_key_and_the_reason(
@@ -79,8 +92,7 @@ def test_a_bad_file_names_the_file_the_key_and_the_reason(
 
 def test_untrusted_workspace_cannot_set_approvals_or_mcp(ws: Path) -> None:
     (ws / ".agentrc").write_text(
-        '[model]\nname = "m"\n[tools]\nauto_approve = true\n'
-        '[mcp.servers.x]\ncommand = "evil"\n'
+        '[model]\nname = "m"\n[tools]\nauto_approve = true\n[mcp.servers.x]\ncommand = "evil"\n'
     )
     cfg = load(ws, trusted=False)
     assert cfg.model.name == "m"  # models may be set at once

@@ -25,20 +25,45 @@ def ws(tmp_path: Path) -> Path:
     return path
 
 
-def run(ws: Path, fake: FakeLLM, api: str, *args: str, stdin: str | None = None,
-        env: dict[str, str] | None = None, key: str | None = KEY) -> subprocess.CompletedProcess[str]:
+def run(
+    ws: Path,
+    fake: FakeLLM,
+    api: str,
+    *args: str,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    key: str | None = KEY,
+) -> subprocess.CompletedProcess[str]:
     url = fake.url if api == "anthropic" else fake.openai_url
-    base_env = {k: v for k, v in os.environ.items()
-                if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")}
+    base_env = {
+        k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+    }
     base_env.update(AGENT_TUI_STATE_DIR=str(ws.parent / "state"), HOME=str(ws.parent / "home"))
     if key is not None:
         base_env["ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY"] = key
     base_env.update(env or {})
-    cmd = [sys.executable, "-m", "agent_tui", "--provider", api, "--base-url", url,
-           "--model", "test-model", *args]
-    return subprocess.run(cmd, cwd=ws, env=base_env, capture_output=True, text=True,
-                          input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
-                          timeout=60)
+    cmd = [
+        sys.executable,
+        "-m",
+        "agent_tui",
+        "--provider",
+        api,
+        "--base-url",
+        url,
+        "--model",
+        "test-model",
+        *args,
+    ]
+    return subprocess.run(
+        cmd,
+        cwd=ws,
+        env=base_env,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        timeout=60,
+    )
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -66,10 +91,12 @@ def test_hello_streams_the_answer(ws: Path, fake_llm: FakeLLM, api: str) -> None
 
 @pytest.mark.parametrize("api", APIS)
 def test_read_file_round_trips_to_the_model(ws: Path, fake_llm: FakeLLM, api: str) -> None:
-    fake_llm.set_script([
-        {"tool_calls": [{"id": "call_1", "name": "read_file", "input": {"path": "main.py"}}]},
-        {"text": "It prints a greeting."},
-    ])
+    fake_llm.set_script(
+        [
+            {"tool_calls": [{"id": "call_1", "name": "read_file", "input": {"path": "main.py"}}]},
+            {"text": "It prints a greeting."},
+        ]
+    )
     proc = run(ws, fake_llm, api, "-p", "what does main.py do?", "--output-format", "json")
     assert proc.returncode == 0, proc.stderr
     result = result_of(proc)
@@ -84,17 +111,25 @@ def test_read_file_round_trips_to_the_model(ws: Path, fake_llm: FakeLLM, api: st
 def test_stream_json_is_one_object_per_line_ending_with_the_result(
     ws: Path, fake_llm: FakeLLM, api: str
 ) -> None:
-    fake_llm.set_script([
-        {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "main.py"}}]},
-        {"text": "done"},
-    ])
+    fake_llm.set_script(
+        [
+            {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "main.py"}}]},
+            {"text": "done"},
+        ]
+    )
     proc = run(ws, fake_llm, api, "-p", "go", "--output-format", "stream-json")
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     types = [line["type"] for line in lines]
     assert types[0] == "turn_started" and types[-1] == "result"
-    for expected in ("tool_call_started", "tool_call_decided", "tool_call_finished",
-                     "text_delta", "usage", "turn_finished"):
+    for expected in (
+        "tool_call_started",
+        "tool_call_decided",
+        "tool_call_finished",
+        "text_delta",
+        "usage",
+        "turn_finished",
+    ):
         assert expected in types
     decided = next(line for line in lines if line["type"] == "tool_call_decided")
     assert decided["allowed"] is True and decided["step"] == "read_only"
@@ -112,9 +147,9 @@ def test_piped_stdin_is_added_as_context(ws: Path, fake_llm: FakeLLM, api: str) 
 @pytest.mark.parametrize("api", APIS)
 def test_overloaded_then_success_is_retried(ws: Path, fake_llm: FakeLLM, api: str) -> None:
     status = 529 if api == "anthropic" else 503
-    fake_llm.set_script([
-        {"text": "made it", "fault": {"status": status, "times": 2, "retry_after": 0}}
-    ])
+    fake_llm.set_script(
+        [{"text": "made it", "fault": {"status": status, "times": 2, "retry_after": 0}}]
+    )
     proc = run(ws, fake_llm, api, "-p", "hi")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "made it"
@@ -123,8 +158,9 @@ def test_overloaded_then_success_is_retried(ws: Path, fake_llm: FakeLLM, api: st
 
 @pytest.mark.parametrize("api", APIS)
 def test_cut_stream_exits_1_keeping_the_partial_text(ws: Path, fake_llm: FakeLLM, api: str) -> None:
-    fake_llm.set_script([{"text": "The first part arrives and then the line drops.",
-                          "fault": "cut"}])
+    fake_llm.set_script(
+        [{"text": "The first part arrives and then the line drops.", "fault": "cut"}]
+    )
     proc = run(ws, fake_llm, api, "-p", "hi", "--output-format", "json")
     assert proc.returncode == 1
     result = result_of(proc)
@@ -149,9 +185,15 @@ def test_refused_key_exits_1_with_a_clear_message_and_no_key(
 def test_no_key_for_the_official_api_exits_2_saying_how_to_set_one(api: str, ws: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")}
     env.update(AGENT_TUI_STATE_DIR=str(ws.parent / "state"), HOME=str(ws.parent / "home"))
-    proc = subprocess.run([sys.executable, "-m", "agent_tui", "-p", "hi", "--provider", api],
-                          cwd=ws, env=env, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent_tui", "-p", "hi", "--provider", api],
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
     assert proc.returncode == 2
     assert "ANTHROPIC_API_KEY" in proc.stderr and "--base-url" in proc.stderr
 
@@ -177,8 +219,19 @@ def test_edit_tools_are_declined_headless_unless_allowed(ws: Path, fake_llm: Fak
 
 
 def test_on_approval_fail_exits_3(ws: Path, fake_llm: FakeLLM) -> None:
-    fake_llm.set_script([{"tool_calls": [
-        {"id": "w1", "name": "create_file", "input": {"path": "out.txt", "content": "x"}}]}])
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {
+                        "id": "w1",
+                        "name": "create_file",
+                        "input": {"path": "out.txt", "content": "x"},
+                    }
+                ]
+            }
+        ]
+    )
     proc = run(ws, fake_llm, "openai", "-p", "write it", "--on-approval", "fail")
     assert proc.returncode == 3
     assert not (ws / "out.txt").exists()
@@ -186,10 +239,12 @@ def test_on_approval_fail_exits_3(ws: Path, fake_llm: FakeLLM) -> None:
 
 
 def test_max_turns_exits_4(ws: Path, fake_llm: FakeLLM) -> None:
-    fake_llm.set_script([
-        {"tool_calls": [{"id": f"r{i}", "name": "read_file", "input": {"path": "main.py"}}]}
-        for i in range(4)
-    ])
+    fake_llm.set_script(
+        [
+            {"tool_calls": [{"id": f"r{i}", "name": "read_file", "input": {"path": "main.py"}}]}
+            for i in range(4)
+        ]
+    )
     proc = run(ws, fake_llm, "anthropic", "-p", "loop", "--max-turns", "2")
     assert proc.returncode == 4
     assert "round limit" in proc.stderr
@@ -214,19 +269,34 @@ def test_app_only_command_exits_2_instead_of_doing_nothing(ws: Path, fake_llm: F
 def test_recorded_session_replays_offline_with_the_scripted_provider(
     ws: Path, fake_llm: FakeLLM
 ) -> None:
-    fake_llm.set_script([
-        {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "main.py"}}]},
-        {"text": "Recorded answer."},
-    ])
+    fake_llm.set_script(
+        [
+            {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "main.py"}}]},
+            {"text": "Recorded answer."},
+        ]
+    )
     record = ws.parent / "session.jsonl"
     live = run(ws, fake_llm, "openai", "-p", "go", "--record", str(record))
     assert live.returncode == 0, live.stderr
     assert KEY not in record.read_text()
     replay = subprocess.run(
-        [sys.executable, "-m", "agent_tui", "-p", "go", "--script", str(record),
-         "--output-format", "json"],
-        cwd=ws, env={**os.environ, "AGENT_TUI_STATE_DIR": str(ws.parent / "state2")},
-        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "agent_tui",
+            "-p",
+            "go",
+            "--script",
+            str(record),
+            "--output-format",
+            "json",
+        ],
+        cwd=ws,
+        env={**os.environ, "AGENT_TUI_STATE_DIR": str(ws.parent / "state2")},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
     )
     assert replay.returncode == 0, replay.stderr
     result = result_of(replay)

@@ -38,21 +38,21 @@ def test_core_package_never_imports_a_ui_library(package: str) -> None:
 def _modules_after(code: str) -> set[str]:
     out = subprocess.run(
         [sys.executable, "-c", f"import sys\n{code}\nprint(' '.join(sorted(sys.modules)))"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     ).stdout.split()
     return {m.split(".")[0] for m in out}
 
 
 def test_version_path_imports_nothing_heavy() -> None:
     loaded = _modules_after(
-        "from agent_tui import cli\n"
-        "try:\n    cli.main(['--version'])\nexcept SystemExit:\n    pass"
+        "from agent_tui import cli\ntry:\n    cli.main(['--version'])\nexcept SystemExit:\n    pass"
     )
     assert not loaded & {"httpx", "jsonschema", "textual", "anthropic", "openai", "mcp", "git"}
 
 
 def test_headless_path_does_not_import_ui_or_sdks() -> None:
-    loaded = _modules_after(
-        "from agent_tui import headless, build\nimport agent_tui.agent.loop"
-    )
+    loaded = _modules_after("from agent_tui import headless, build\nimport agent_tui.agent.loop")
     assert not loaded & {"textual", "prompt_toolkit", "anthropic", "openai", "mcp", "git"}

@@ -13,7 +13,9 @@ from tests.mcp.conftest import everything_js  # noqa: F401  (fixture)
 
 
 def test_model_calls_an_mcp_tool_and_the_result_reaches_it(
-    tmp_path: Path, fake_llm: FakeLLM, everything_js: Path  # noqa: F811
+    tmp_path: Path,
+    fake_llm: FakeLLM,
+    everything_js: Path,  # noqa: F811
 ) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -22,18 +24,48 @@ def test_model_calls_an_mcp_tool_and_the_result_reaches_it(
     )
     ws = tmp_path / "ws"
     ws.mkdir()
-    fake_llm.set_script([
-        {"tool_calls": [{"id": "m1", "name": "mcp_everything_echo",
-                         "input": {"message": "ping-from-model-991"}}]},
-        {"text": "The server echoed it."},
-    ])
-    env = {**os.environ, "HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-           "ANTHROPIC_API_KEY": "test-key"}
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {
+                        "id": "m1",
+                        "name": "mcp_everything_echo",
+                        "input": {"message": "ping-from-model-991"},
+                    }
+                ]
+            },
+            {"text": "The server echoed it."},
+        ]
+    )
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+        "ANTHROPIC_API_KEY": "test-key",
+    }
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_tui", "-p", "echo something", "--provider", "anthropic",
-         "--base-url", fake_llm.url, "--output-format", "json", "--allow-tool",
-         "mcp_everything_echo"],
-        cwd=ws, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "agent_tui",
+            "-p",
+            "echo something",
+            "--provider",
+            "anthropic",
+            "--base-url",
+            fake_llm.url,
+            "--output-format",
+            "json",
+            "--allow-tool",
+            "mcp_everything_echo",
+        ],
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -20,7 +20,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out)],
-        cwd=ROOT, check=True, capture_output=True,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
     )
     (path,) = out.glob("agent_tui-*.whl")
     return path
@@ -43,21 +45,37 @@ def test_installed_wheel_runs_a_scripted_turn_outside_the_checkout(
     subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
     subprocess.run(
         [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), str(wheel)],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     work = tmp_path / "work"
     work.mkdir()
     (work / "hello.txt").write_text("wheel-ok\n")
     script = work / "script.json"
-    script.write_text(json.dumps([
-        {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "hello.txt"}}]},
-        {"text": "done"},
-    ]))
+    script.write_text(
+        json.dumps(
+            [
+                {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "hello.txt"}}]},
+                {"text": "done"},
+            ]
+        )
+    )
     env = {**os.environ, "AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
     run = subprocess.run(
-        [str(venv / "bin" / "agent-tui"), "-p", "read it", "--script", str(script),
-         "--output-format", "json"],
-        cwd=work, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+        [
+            str(venv / "bin" / "agent-tui"),
+            "-p",
+            "read it",
+            "--script",
+            str(script),
+            "--output-format",
+            "json",
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
     )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout.strip().splitlines()[-1])

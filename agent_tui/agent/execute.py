@@ -106,7 +106,10 @@ class CallProcessor:
         problems = VALIDATORS.errors(manifest, value)
         if problems:
             raise ToolError(
-                "Invalid input for " + call.name + ": " + "; ".join(problems[:5])
+                "Invalid input for "
+                + call.name
+                + ": "
+                + "; ".join(problems[:5])
                 + ". Fix the arguments to match the tool's input schema and call it again."
             )
         tool = self.deps.tools.get(call.name)
@@ -115,15 +118,23 @@ class CallProcessor:
     async def _approve(self, call: RawCall) -> _Approved | None:
         if call.input is None:
             self.emit(ev.ToolCallStarted(call.id, call.name, {}, None))
-            self._finish(call, error_result(f"Tool call {call.name} failed: {call.error}. "
-                                            "Send the arguments as one JSON object."))
+            self._finish(
+                call,
+                error_result(
+                    f"Tool call {call.name} failed: {call.error}. "
+                    "Send the arguments as one JSON object."
+                ),
+            )
             return None
         if not self._offered(call.name):
             self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None))
             offered = ", ".join(m.name for m in self.deps.tools.enabled(self.allowed))
-            self._finish(call, error_result(
-                f"There is no tool named {call.name!r} available now. Available tools: {offered}."
-            ))
+            self._finish(
+                call,
+                error_result(
+                    f"There is no tool named {call.name!r} available now. Available tools: {offered}."
+                ),
+            )
             return None
         manifest = self.deps.tools.manifest(call.name)
         try:
@@ -144,10 +155,17 @@ class CallProcessor:
             self._finish(call, error_result(f"This call is not allowed: {verdict.reason}"))
             return None
         future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
-        self.emit(ev.ApprovalRequested(
-            call.id, call.name, value, prepared, verdict,
-            approvals.suggest_pattern(manifest, value), future,
-        ))
+        self.emit(
+            ev.ApprovalRequested(
+                call.id,
+                call.name,
+                value,
+                prepared,
+                verdict,
+                approvals.suggest_pattern(manifest, value),
+                future,
+            )
+        )
         decision = await future  # an AgentError here (e.g. ApprovalRequired) ends the turn
         if decision.allow and decision.edited_input is not None:
             value = decision.edited_input
@@ -176,8 +194,9 @@ class CallProcessor:
             result = error_result(f"{item.call.name} failed: {exc}")
         except Exception as exc:  # a bug in a tool must not end the turn; the model is told
             logger.exception("tool %s crashed", item.call.name)
-            result = error_result(f"{item.call.name} crashed with an internal error: "
-                                  f"{type(exc).__name__}: {exc}")
+            result = error_result(
+                f"{item.call.name} crashed with an internal error: {type(exc).__name__}: {exc}"
+            )
         self._finish(item.call, result, item.prepared.past_tense_message, t0)
 
     async def run(self, calls: list[RawCall]) -> None:

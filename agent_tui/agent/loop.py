@@ -98,7 +98,8 @@ class Agent:
         await mcp.wait_started()
         failed = [
             f"MCP server {name} failed: {state.error}"
-            for name, state in mcp.servers.items() if state.status == "failed"
+            for name, state in mcp.servers.items()
+            if state.status == "failed"
         ]
         return [*mcp.notices, *failed]
 
@@ -158,17 +159,21 @@ class Agent:
         except AgentError as exc:
             cancelled = False
             partial = exc.partial_text if isinstance(exc, StreamInterrupted) else ""
-            retry = " (send your message again to retry)" if getattr(exc, "retryable", False) else ""
-            yield ev.ErrorEvent(f"{exc}{retry}", getattr(exc, "retryable", False), partial,
-                                exc.exit_code)
+            retry = (
+                " (send your message again to retry)" if getattr(exc, "retryable", False) else ""
+            )
+            yield ev.ErrorEvent(
+                f"{exc}{retry}", getattr(exc, "retryable", False), partial, exc.exit_code
+            )
         except Exception as exc:  # the one broad catch: a bug must not kill the session
             cancelled = False
             logger.exception("turn failed")
             yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
         finally:
             self._answer_unanswered()
-        yield ev.TurnFinished(state.final_text, state.stop_reason or "error", state.rounds,
-                              state.usage, cancelled)
+        yield ev.TurnFinished(
+            state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
+        )
 
     async def _round_limit(self, state: _TurnState) -> AsyncIterator[ev.Event]:
         proceed: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -187,25 +192,38 @@ class Agent:
 
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
-        budget = {
-            "context_window": self.model.context_window or DEFAULT_CONTEXT_WINDOW,
-            "reply_budget": self.model.max_tokens,
-            "tools_chars": tools_chars,
-        }
+        window = self.model.context_window or DEFAULT_CONTEXT_WINDOW
+        reply = self.model.max_tokens
         if current is not None:
-            built = build_prompt(plan.system_prompt, list(self.conversation.messages), current,
-                                 plan.references, **budget)
+            built = build_prompt(
+                plan.system_prompt,
+                list(self.conversation.messages),
+                current,
+                plan.references,
+                context_window=window,
+                reply_budget=reply,
+                tools_chars=tools_chars,
+            )
             if built.dropped or built.shrunk:
                 yield ev.ContextPruned(built.dropped, built.shrunk)
             # Store the request as sent (references attached) so later rounds and turns see it.
             self.conversation.append_user(built.messages[-1])
         else:
-            built = build_followup_prompt(plan.system_prompt, list(self.conversation.messages),
-                                          **budget)
+            built = build_followup_prompt(
+                plan.system_prompt,
+                list(self.conversation.messages),
+                context_window=window,
+                reply_budget=reply,
+                tools_chars=tools_chars,
+            )
         messages = built.messages
         request = ProviderRequest(
-            model=self.model.name, system=built.system, messages=messages, tools=specs,
-            max_tokens=self.model.max_tokens, temperature=self.model.temperature,
+            model=self.model.name,
+            system=built.system,
+            messages=messages,
+            tools=specs,
+            max_tokens=self.model.max_tokens,
+            temperature=self.model.temperature,
             thinking_budget=self.model.thinking_budget,
         )
         assembler = RoundAssembler()
@@ -223,8 +241,9 @@ class Agent:
             raise
         state.usage = add_usage(state.usage, assembler.usage)
         self.total_usage = add_usage(self.total_usage, assembler.usage)
-        yield ev.UsageUpdated(assembler.usage, self.total_usage,
-                              cost_usd(self.model.name, self.total_usage))
+        yield ev.UsageUpdated(
+            assembler.usage, self.total_usage, cost_usd(self.model.name, self.total_usage)
+        )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()
         state.called_tools = bool(calls)
@@ -257,9 +276,11 @@ class Agent:
                 task.cancel()
             # Results in call order, edited inputs included; missing ones are filled on cancel.
             blocks = [
-                ToolResultBlock(c.id, processor.results[c.id].content,
-                                processor.results[c.id].is_error)
-                for c in calls if c.id in processor.results
+                ToolResultBlock(
+                    c.id, processor.results[c.id].content, processor.results[c.id].is_error
+                )
+                for c in calls
+                if c.id in processor.results
             ]
             if processor.edited:
                 self._record_edited_inputs(processor.edited)
@@ -271,7 +292,8 @@ class Agent:
         message = self.conversation.messages[-1]
         message.content = [
             ToolUseBlock(b.id, b.name, edited[b.id])
-            if isinstance(b, ToolUseBlock) and b.id in edited else b
+            if isinstance(b, ToolUseBlock) and b.id in edited
+            else b
             for b in message.content
         ]
 
@@ -279,13 +301,17 @@ class Agent:
         """Give every tool call without a result a 'cancelled' result (keeps the API happy)."""
         answered = {
             b.tool_use_id
-            for m in self.conversation.messages if m.role == "user"
-            for b in m.content if isinstance(b, ToolResultBlock)
+            for m in self.conversation.messages
+            if m.role == "user"
+            for b in m.content
+            if isinstance(b, ToolResultBlock)
         }
         missing = [
             ToolResultBlock(b.id, CANCELLED_RESULT, True)
-            for m in self.conversation.messages if m.role == "assistant"
-            for b in m.tool_uses if b.id not in answered
+            for m in self.conversation.messages
+            if m.role == "assistant"
+            for b in m.tool_uses
+            if b.id not in answered
         ]
         if missing:
             self.conversation.append_user(Message("user", list(missing)))

@@ -77,7 +77,9 @@ class Stop:
     reason: str  # "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | other
 
 
-ProviderEvent = TextDelta | ThinkingDelta | ToolCallStart | ToolCallDelta | ToolCallEnd | Usage | Stop
+ProviderEvent = (
+    TextDelta | ThinkingDelta | ToolCallStart | ToolCallDelta | ToolCallEnd | Usage | Stop
+)
 
 
 class Provider(Protocol):

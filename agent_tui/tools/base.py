@@ -78,7 +78,9 @@ class ToolResult:
     content: str
     is_error: bool = False
     display: str | None = None  # e.g. a diff for an edit card; None = show content
-    data: dict[str, Any] = field(default_factory=dict)  # structured extras (terminal_id, exit_code, log path)
+    data: dict[str, Any] = field(
+        default_factory=dict
+    )  # structured extras (terminal_id, exit_code, log path)
 
 
 @dataclass
@@ -95,7 +97,9 @@ class SessionState:
 
     file_stamps: dict[Path, FileStamp] = field(default_factory=dict)
     cwd: Path | None = None  # run_in_terminal's working directory; a `cd` persists between calls
-    last_command: dict[str, Any] | None = None  # {command, output, exit_code} for #terminalLastCommand
+    last_command: dict[str, Any] | None = (
+        None  # {command, output, exit_code} for #terminalLastCommand
+    )
     extras: dict[str, Any] = field(default_factory=dict)  # per-tool state (terminal manager, ...)
 
     def remember(self, path: Path) -> None:

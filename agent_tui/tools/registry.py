@@ -103,9 +103,9 @@ class ToolRegistry:
         ]
 
     def specs(self, only: Iterable[str] | None = None) -> list[ToolSpec]:
-        return [
-            ToolSpec(m.name, m.model_description, m.input_schema) for m in self.enabled(only)
-        ][:MAX_TOOLS]
+        return [ToolSpec(m.name, m.model_description, m.input_schema) for m in self.enabled(only)][
+            :MAX_TOOLS
+        ]
 
 
 def load_manifest(path: Path, *, source: str = "built-in") -> Manifest:

@@ -52,13 +52,15 @@ async def collect(agent: Agent, text: str, answer: Any = None) -> list[ev.Event]
 
 
 def results(agent: Agent) -> list[ToolResultBlock]:
-    return [b for m in agent.conversation.messages for b in m.content
-            if isinstance(b, ToolResultBlock)]
+    return [
+        b for m in agent.conversation.messages for b in m.content if isinstance(b, ToolResultBlock)
+    ]
 
 
 def assert_every_call_answered(agent: Agent) -> None:
-    uses = [b.id for m in agent.conversation.messages for b in m.content
-            if isinstance(b, ToolUseBlock)]
+    uses = [
+        b.id for m in agent.conversation.messages for b in m.content if isinstance(b, ToolUseBlock)
+    ]
     assert sorted(uses) == sorted(r.tool_use_id for r in results(agent))
 
 
@@ -74,10 +76,13 @@ async def test_text_turn_streams_and_finishes(workspace: Path) -> None:
 
 
 async def test_read_file_result_reaches_the_conversation(workspace: Path) -> None:
-    agent = make_agent(workspace, [
-        {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "notes.txt"}}]},
-        {"text": "It says alpha and beta."},
-    ])
+    agent = make_agent(
+        workspace,
+        [
+            {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "notes.txt"}}]},
+            {"text": "It says alpha and beta."},
+        ],
+    )
     events = await collect(agent, "read notes")
     (result,) = results(agent)
     assert "alpha" in result.content and "beta" in result.content and not result.is_error
@@ -88,13 +93,18 @@ async def test_read_file_result_reaches_the_conversation(workspace: Path) -> Non
 
 async def test_parallel_calls_are_all_answered_in_call_order(workspace: Path) -> None:
     (workspace / "b.txt").write_text("bee\n")
-    agent = make_agent(workspace, [
-        {"tool_calls": [
-            {"id": "a", "name": "read_file", "input": {"path": "notes.txt"}},
-            {"id": "b", "name": "read_file", "input": {"path": "b.txt"}},
-        ]},
-        {"text": "ok"},
-    ])
+    agent = make_agent(
+        workspace,
+        [
+            {
+                "tool_calls": [
+                    {"id": "a", "name": "read_file", "input": {"path": "notes.txt"}},
+                    {"id": "b", "name": "read_file", "input": {"path": "b.txt"}},
+                ]
+            },
+            {"text": "ok"},
+        ],
+    )
     await collect(agent, "read both")
     got = results(agent)
     assert [r.tool_use_id for r in got] == ["a", "b"]
@@ -105,9 +115,15 @@ async def test_parallel_calls_are_all_answered_in_call_order(workspace: Path) ->
     ("call", "expected"),
     [
         ({"id": "x", "name": "no_such_tool", "input": {}}, "no tool named 'no_such_tool'"),
-        ({"id": "x", "name": "read_file", "input": {"start_line": 2}}, "Invalid input for read_file"),
+        (
+            {"id": "x", "name": "read_file", "input": {"start_line": 2}},
+            "Invalid input for read_file",
+        ),
         ({"id": "x", "name": "read_file", "input": {"path": 42}}, "Invalid input for read_file"),
-        ({"id": "x", "name": "read_file", "input": {"path": "../outside.txt"}}, "outside the workspace"),
+        (
+            {"id": "x", "name": "read_file", "input": {"path": "../outside.txt"}},
+            "outside the workspace",
+        ),
     ],
 )
 async def test_bad_calls_become_error_results_and_the_turn_goes_on(
@@ -132,13 +148,20 @@ async def test_arguments_double_encoded_as_a_json_string_are_repaired(workspace:
 
 
 async def test_denied_edit_does_not_run_and_the_model_gets_the_reason(workspace: Path) -> None:
-    agent = make_agent(workspace, [
-        {"tool_calls": [{"id": "w", "name": "create_file",
-                         "input": {"path": "new.txt", "content": "x"}}]},
-        {"text": "Understood, I will not create it."},
-    ])
-    events = await collect(agent, "make a file",
-                           lambda e: e.decision.set_result(Decision(False, reason="not now")))
+    agent = make_agent(
+        workspace,
+        [
+            {
+                "tool_calls": [
+                    {"id": "w", "name": "create_file", "input": {"path": "new.txt", "content": "x"}}
+                ]
+            },
+            {"text": "Understood, I will not create it."},
+        ],
+    )
+    events = await collect(
+        agent, "make a file", lambda e: e.decision.set_result(Decision(False, reason="not now"))
+    )
     assert not (workspace / "new.txt").exists()
     (result,) = results(agent)
     assert result.is_error and "declined" in result.content and "not now" in result.content
@@ -147,26 +170,49 @@ async def test_denied_edit_does_not_run_and_the_model_gets_the_reason(workspace:
 
 async def test_edited_input_is_validated_again_before_it_runs(workspace: Path) -> None:
     call = {"id": "w", "name": "create_file", "input": {"path": "a.txt", "content": "model"}}
-    agent = make_agent(workspace, [{"tool_calls": [call]}, {"text": "ok"}, {"tool_calls": [
-        {**call, "id": "w2"}]}, {"text": "ok"}])
-    await collect(agent, "one", lambda e: e.decision.set_result(
-        Decision(True, edited_input={"path": "b.txt", "content": "user"})))
+    agent = make_agent(
+        workspace,
+        [
+            {"tool_calls": [call]},
+            {"text": "ok"},
+            {"tool_calls": [{**call, "id": "w2"}]},
+            {"text": "ok"},
+        ],
+    )
+    await collect(
+        agent,
+        "one",
+        lambda e: e.decision.set_result(
+            Decision(True, edited_input={"path": "b.txt", "content": "user"})
+        ),
+    )
     assert not (workspace / "a.txt").exists()
     assert (workspace / "b.txt").read_text() == "user"
     # The history shows the model the input that ran, not the one it asked for.
     (use,) = [b for b in agent.conversation.messages[1].content if isinstance(b, ToolUseBlock)]
     assert use.input == {"path": "b.txt", "content": "user"}
-    await collect(agent, "two", lambda e: e.decision.set_result(
-        Decision(True, edited_input={"path": 7})))
+    await collect(
+        agent, "two", lambda e: e.decision.set_result(Decision(True, edited_input={"path": 7}))
+    )
     assert "edited input was rejected" in results(agent)[-1].content
 
 
 async def test_approval_required_ends_the_turn_with_exit_3_and_a_valid_conversation(
     workspace: Path,
 ) -> None:
-    agent = make_agent(workspace, [{"tool_calls": [
-        {"id": "w", "name": "create_file", "input": {"path": "n.txt", "content": "x"}}]}])
-    events = await collect(agent, "go", lambda e: e.decision.set_exception(ApprovalRequired("stop")))
+    agent = make_agent(
+        workspace,
+        [
+            {
+                "tool_calls": [
+                    {"id": "w", "name": "create_file", "input": {"path": "n.txt", "content": "x"}}
+                ]
+            }
+        ],
+    )
+    events = await collect(
+        agent, "go", lambda e: e.decision.set_exception(ApprovalRequired("stop"))
+    )
     error = next(e for e in events if isinstance(e, ev.ErrorEvent))
     assert error.exit_code == 3
     assert_every_call_answered(agent)
@@ -174,8 +220,10 @@ async def test_approval_required_ends_the_turn_with_exit_3_and_a_valid_conversat
 
 async def test_round_limit_asks_and_stopping_exits_4(workspace: Path) -> None:
     loop_call = {"tool_calls": [{"id": "r", "name": "read_file", "input": {"path": "notes.txt"}}]}
-    turns = [{**loop_call, "tool_calls": [{**loop_call["tool_calls"][0], "id": f"r{i}"}]}
-             for i in range(5)]
+    turns = [
+        {**loop_call, "tool_calls": [{**loop_call["tool_calls"][0], "id": f"r{i}"}]}
+        for i in range(5)
+    ]
     agent = make_agent(workspace, turns, agent={"max_rounds": 2})
     events = await collect(agent, "loop", lambda e: e.proceed.set_result(False))
     assert any(isinstance(e, ev.RoundLimitHit) and e.rounds == 2 for e in events)
@@ -187,10 +235,17 @@ async def test_round_limit_asks_and_stopping_exits_4(workspace: Path) -> None:
 async def test_cancel_while_waiting_for_approval_leaves_every_call_answered(
     workspace: Path,
 ) -> None:
-    agent = make_agent(workspace, [{"tool_calls": [
-        {"id": "a", "name": "read_file", "input": {"path": "notes.txt"}},
-        {"id": "b", "name": "create_file", "input": {"path": "n.txt", "content": "x"}},
-    ]}])
+    agent = make_agent(
+        workspace,
+        [
+            {
+                "tool_calls": [
+                    {"id": "a", "name": "read_file", "input": {"path": "notes.txt"}},
+                    {"id": "b", "name": "create_file", "input": {"path": "n.txt", "content": "x"}},
+                ]
+            }
+        ],
+    )
     asked = asyncio.Event()
 
     async def consume() -> None:
@@ -219,10 +274,19 @@ class _CrashingTool(BaseTool):
 async def test_a_crashing_tool_is_reported_to_the_model_and_the_turn_goes_on(
     workspace: Path,
 ) -> None:
-    agent = make_agent(workspace, [
-        {"tool_calls": [{"id": "c", "name": "crash_now", "input": {}}]}, {"text": "saw it"}])
-    manifest = Manifest("crash_now", "Crash", "crash_now", "", "crashes",
-                        {"type": "object", "properties": {}}, "read")
+    agent = make_agent(
+        workspace,
+        [{"tool_calls": [{"id": "c", "name": "crash_now", "input": {}}]}, {"text": "saw it"}],
+    )
+    manifest = Manifest(
+        "crash_now",
+        "Crash",
+        "crash_now",
+        "",
+        "crashes",
+        {"type": "object", "properties": {}},
+        "read",
+    )
     agent.deps.tools.register(manifest, _CrashingTool)
     events = await collect(agent, "crash")
     (result,) = results(agent)
