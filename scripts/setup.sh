@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Create .venv and install agent-tui (editable) with what the given extra needs.
-# Idempotent and quick when nothing changed: a stamp records the pyproject it installed.
+# Idempotent and quick when nothing changed: a stamp records the pyproject and lock it installed.
 #   scripts/setup.sh          the app
 #   scripts/setup.sh dev      the app + test tools + the real MCP test servers + tmux
+# Refresh the locks after changing dependencies in pyproject.toml:
+#   .venv/bin/uv pip compile pyproject.toml -o requirements/app.lock
+#   .venv/bin/uv pip compile pyproject.toml --extra dev -o requirements/dev.lock
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra="${1:-}"
@@ -13,13 +16,15 @@ if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; th
   exit 2
 fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
+# Pinned versions (requirements/*.lock, from `uv pip compile`) make every machine, CI included,
+# test against the same packages: the SVG snapshots depend on exact textual and syrupy versions.
+lock="requirements/${extra:-app}.lock"
 stamp=".venv/.installed-${extra:-app}"
-want="$(sha256sum pyproject.toml | cut -c1-16)"
+want="$(cat pyproject.toml "$lock" | sha256sum | cut -c1-16)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -q --disable-pip-version-check uv
-  spec="."
-  [ -n "$extra" ] && spec=".[$extra]"
-  .venv/bin/uv pip install -q --python .venv/bin/python -e "$spec"
+  .venv/bin/uv pip install -q --python .venv/bin/python -r "$lock"
+  .venv/bin/uv pip install -q --python .venv/bin/python --no-deps -e .
   echo "$want" > "$stamp"
 fi
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -81,3 +83,20 @@ def test_installed_wheel_runs_a_scripted_turn_outside_the_checkout(
     result = json.loads(run.stdout.strip().splitlines()[-1])
     assert result["result"] == "done"
     assert result["tool_calls"] == [{"id": "c1", "name": "read_file", "is_error": False}]
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_locks_pin_every_declared_dependency() -> None:
+    """scripts/setup.sh installs from the locks: a dependency added to pyproject.toml but not
+    locked would be missing on a fresh machine (refresh: see scripts/setup.sh)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for lock, required in (
+        ("app.lock", project["dependencies"]),
+        ("dev.lock", project["dependencies"] + project["optional-dependencies"]["dev"]),
+    ):
+        text = (ROOT / "requirements" / lock).read_text().lower()
+        pinned = {line.split("==")[0] for line in text.splitlines() if "==" in line}
+        assert {_name(r) for r in required} - pinned == set(), lock

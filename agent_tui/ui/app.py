@@ -131,12 +131,20 @@ class AgentApp(App[int]):
             await self.transcript.add(Note(self.banner, "warning"))
         for notice in self._startup_notices():
             await self.transcript.add(Note(notice, "warning"))
+        self._install_mcp_hooks()
         self.agent.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
         if self.first_frame_file:
             self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
             return
         self._load_files()
+
+    def _install_mcp_hooks(self) -> None:
+        # Elicitation forms and sampling consent are answered here; headless leaves them unset.
+        if self.agent.deps.mcp is not None:
+            from agent_tui.ui.screens.mcp_questions import install_mcp_hooks
+
+            install_mcp_hooks(self, self.agent.deps.mcp)
 
     def _startup_notices(self) -> list[str]:
         config = self.agent.deps.config

@@ -1,0 +1,71 @@
+"""The TUI's answers to MCP servers' questions: elicitation forms and sampling consent.
+
+The MCP manager awaits these hooks from its server tasks, which run on the app's event loop but
+are not Textual workers, so ``push_screen_wait`` (worker-only) cannot be used; ``ask_modal``
+pushes the screen with a result callback and awaits a future that callback resolves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from textual.app import App
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from agent_tui.mcp.manager import McpManager
+    from agent_tui.mcp.types import ElicitAnswer, SamplingRequest
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+async def ask_modal(app: App[Any], screen: Screen[T]) -> T | None:
+    """Push ``screen`` and wait until it is dismissed; callable from any task on the app's loop.
+
+    If the waiting task is cancelled (the server gave up, the turn was cancelled), the screen is
+    taken down so no orphaned question stays on top.
+    """
+    answer: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
+
+    def done(result: T | None) -> None:
+        if not answer.done():
+            answer.set_result(result)
+
+    await app.push_screen(screen, done)
+    try:
+        return await answer
+    except asyncio.CancelledError:
+        if app.screen is screen:
+            screen.dismiss(None)
+        raise
+
+
+def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
+    """Answer ``manager``'s elicitation and sampling-consent requests with modal screens."""
+
+    async def on_elicit(server: str, message: str, schema: dict[str, Any]) -> ElicitAnswer:
+        from agent_tui.mcp.types import ElicitAnswer
+        from agent_tui.ui.screens.elicit import ElicitScreen
+        from agent_tui.ui.widgets.elicit_fields import parse_schema
+
+        try:
+            fields = parse_schema(schema)
+        except ValueError as exc:
+            # The spec allows only flat primitive forms; say why the request was refused.
+            app.notify(f"MCP server {server} asked for a form we cannot show: {exc}", severity="error")
+            return ElicitAnswer("decline")
+        app.bell()
+        answer = await ask_modal(app, ElicitScreen(server, message, fields))
+        return answer if answer is not None else ElicitAnswer("cancel")
+
+    async def ask_sampling(server: str, request: SamplingRequest) -> bool:
+        from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
+
+        app.bell()
+        return bool(await ask_modal(app, SamplingConsentScreen(server, request)))
+
+    manager.hooks.on_elicit = on_elicit
+    manager.hooks.ask_sampling = ask_sampling
