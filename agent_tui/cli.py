@@ -150,7 +150,9 @@ def _run(args: argparse.Namespace) -> int:
     from agent_tui.approvals.trust import is_trusted
     from agent_tui.config import load_config
     from agent_tui.errors import UsageError
+    from agent_tui.logs import setup_logging
 
+    setup_logging()
     workspace = (args.workspace or Path.cwd()).resolve()
     if not workspace.is_dir():
         raise UsageError(f"workspace {workspace} is not a folder")

@@ -302,3 +302,14 @@ def test_recorded_session_replays_offline_with_the_scripted_provider(
     result = result_of(replay)
     assert result["result"] == "Recorded answer."
     assert [c["name"] for c in result["tool_calls"]] == ["read_file"]
+
+
+def test_a_crashing_turn_is_logged_to_the_state_dir_not_stderr(ws: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": "nope", "fault": {"status": 401}}])
+    proc = run(ws, fake_llm, "anthropic", "-p", "hi")
+    assert proc.returncode == 1
+    log = ws.parent / "state" / "logs" / "agent-tui.log"
+    text = log.read_text()
+    assert "ProviderAuthError" in text and "401" in text
+    assert "Traceback" not in proc.stderr  # the user sees one clear line, not a stack
+    assert KEY not in text

@@ -158,6 +158,7 @@ class Agent:
             cancelled = False
         except AgentError as exc:
             cancelled = False
+            logger.warning("turn ended with %s: %s", type(exc).__name__, exc)
             partial = exc.partial_text if isinstance(exc, StreamInterrupted) else ""
             retry = (
                 " (send your message again to retry)" if getattr(exc, "retryable", False) else ""

@@ -1,0 +1,32 @@
+"""Logging to state_dir()/logs/agent-tui.log (DESIGN §9).
+
+Without a handler Python prints warnings to stderr, which would scribble over the app's screen and
+mix into a script's output; the log file keeps them for bug reports instead. Keys never reach it:
+providers redact them from every message they raise or log.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+
+from agent_tui.paths import state_dir
+
+LOG_NAME = "agent-tui.log"
+
+
+def setup_logging(level: int = logging.INFO) -> None:
+    """Send agent-tui's log records to a rotating file (1 MiB x 3); safe to call twice."""
+    root = logging.getLogger("agent_tui")
+    if any(getattr(h, "_agent_tui", False) for h in root.handlers):
+        return
+    folder = state_dir() / "logs"
+    folder.mkdir(parents=True, exist_ok=True)
+    handler = logging.handlers.RotatingFileHandler(
+        folder / LOG_NAME, maxBytes=1 << 20, backupCount=3, encoding="utf-8"
+    )
+    handler._agent_tui = True  # type: ignore[attr-defined]  # marks ours for the check above
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(level)
+    root.propagate = False  # never to the last-resort stderr handler
