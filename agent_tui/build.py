@@ -55,3 +55,80 @@ def build_agent(
     tools.disabled |= deps.approvals.disabled
     deps.approvals.disabled = tools.disabled
     return Agent(deps)
+
+
+async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
+    """Apply a change of the workspace's trust to a running agent, without a restart.
+
+    Reloads the config with ``trusted`` (same CLI layer), rebuilds the approval engine from it
+    (keeping this session's grants and the tool picker's choices), and brings the MCP servers in
+    step: servers the folder's files now add are started, servers they may no longer run stopped.
+    The running model is kept (it may be the demo model or one picked with /model).
+
+    Args:
+        agent: the running Agent.
+        trusted: the folder's new trust.
+
+    Returns:
+        Notes for the user on what changed.
+
+    Raises:
+        ConfigError: the reloaded config (or a workspace MCP file) is invalid; nothing is changed.
+    """
+    from agent_tui.config import load_config
+
+    deps = agent.deps
+    old = deps.config
+    config = dataclasses.replace(
+        load_config(old.workspace, cli=old.cli, trusted=trusted), model=old.model
+    )
+    engine = deps.approvals
+    approvals = ApprovalEngine(
+        config, config.workspace, allow_tools=engine.allow_tools, yolo=engine.yolo
+    )
+    approvals.grants = engine.grants  # the same store: session grants survive
+    notes = await _apply_mcp(agent, config)
+    deps.tools.disabled |= approvals.disabled
+    approvals.disabled = deps.tools.disabled
+    deps.config, deps.approvals = config, approvals
+    applied = ", ".join(f"[{key}]" for key in old.ignored_untrusted)
+    if trusted and applied:
+        notes.insert(0, f"Applied this folder's {applied} settings.")
+    return notes
+
+
+async def _apply_mcp(agent: Agent, config: Config) -> list[str]:
+    """Start the MCP servers ``config`` adds and stop those it drops; returns notes."""
+    from agent_tui.agent.references import mcp_reference_kind
+    from agent_tui.mcp.session import complete_with, create_mcp, mcp_configured
+
+    deps = agent.deps
+    if deps.mcp is None:
+        if not mcp_configured(config):
+            return []
+        complete = complete_with(deps.provider, agent.model.name)
+        manager = create_mcp(config, deps.tools, deps.commands, complete=complete)
+        if manager is None:
+            return []
+        deps.references.register(mcp_reference_kind(manager))
+        deps.mcp = manager
+        manager.start_all()
+        return [f"Starting MCP server {name}." for name in manager.servers]
+    from agent_tui.mcp.manager import McpManager
+
+    manager = deps.mcp
+    wanted = McpManager.from_config(config, None, manager.hooks)
+    notes = []
+    for name in [n for n in manager.servers if n not in wanted.servers]:
+        await manager.stop(name)
+        del manager.servers[name]
+        notes.append(f"Stopped MCP server {name}.")
+    added = [n for n in wanted.servers if n not in manager.servers]
+    for name in added:
+        manager.servers[name] = wanted.servers[name]
+        notes.append(f"Starting MCP server {name}.")
+    manager.notices = wanted.notices
+    if added:
+        # Also starts any server stopped with /mcp stop; McpManager has no public one-server launch.
+        manager.start_all()
+    return notes

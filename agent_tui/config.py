@@ -68,6 +68,8 @@ class Config:
     # Trust-gated keys a workspace .agentrc set that were not applied (folder not trusted).
     ignored_untrusted: tuple[str, ...] = ()
     models: dict[str, ModelConfig] = field(default_factory=dict)
+    # The CLI-flag layer it was loaded with, so trusting the folder can reload it (build.apply_trust).
+    cli: dict[str, Any] = field(default_factory=dict)
 
     def section(self, *keys: str) -> Any:
         node: Any = self.raw
@@ -204,4 +206,5 @@ def load_config(
         trusted=trusted,
         ignored_untrusted=tuple(ignored),
         models=models,
+        cli=copy.deepcopy(cli or {}),
     )

@@ -134,6 +134,7 @@ class AgentApp(App[int]):
         self._install_mcp_hooks()
         self.agent.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
+        self._check_trust()
         if self.first_frame_file:
             self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
             return
@@ -149,15 +150,80 @@ class AgentApp(App[int]):
     def _startup_notices(self) -> list[str]:
         config = self.agent.deps.config
         notices: list[str] = []
-        if config.ignored_untrusted:
+        if config.ignored_untrusted and self._trust_answer() is False:
+            # Only after a "no": never answered, the trust question comes instead (_check_trust).
             notices.append(
                 f"This folder's .agentrc sets {', '.join(config.ignored_untrusted)}, which apply "
-                "only once you trust the folder: type /trust on, then restart."
+                "only once you trust the folder: /trust on applies them."
             )
         mcp = self.agent.deps.mcp
         if mcp is not None:
             notices.extend(mcp.notices)
         return notices
+
+    # ---- workspace trust (issue 4 §5) ---------------------------------------------------
+
+    def _trust_answer(self) -> bool | None:
+        from agent_tui.approvals.trust import trust_answer
+
+        # The same state dir as the grants and the /trust command.
+        return trust_answer(self.workspace, self.agent.deps.approvals.grants.path.parent)
+
+    def _untrusted_mcp_files(self) -> list[str]:
+        if self.agent.deps.mcp is None:  # no workspace MCP file exists (mcp_configured)
+            return []
+        from agent_tui.mcp.config import ignored_workspace_files
+
+        config = self.agent.deps.config
+        return ignored_workspace_files(config.workspace, trusted=config.trusted)
+
+    def _check_trust(self) -> None:
+        """Ask once whether to trust a folder with trust-gated settings; apply a stored yes."""
+        config = self.agent.deps.config
+        files = self._untrusted_mcp_files()
+        if config.trusted or not (config.ignored_untrusted or files):
+            return
+        answer = self._trust_answer()
+        if answer is None:
+            self.ask_trust(files)
+        elif answer:  # trusted earlier, yet this agent was built untrusted: catch up
+            self.run_worker(self.apply_trust(True), group="trust")
+
+    @work(exclusive=True, group="trust")
+    async def ask_trust(self, files: list[str]) -> None:
+        from agent_tui.approvals.trust import set_trusted
+        from agent_tui.ui.screens.trust import TrustScreen, gated_settings
+
+        config = self.agent.deps.config
+        settings = gated_settings(config.workspace, config.ignored_untrusted, files)
+        trusted = await self.push_screen_wait(TrustScreen(self.workspace_label, settings))
+        if trusted is None:
+            return  # Esc: asked again next time
+        try:
+            set_trusted(self.workspace, trusted, self.agent.deps.approvals.grants.path.parent)
+        except OSError as exc:  # filelock.Timeout is an OSError too
+            await self.transcript.add(Note(f"Could not store your answer: {exc}", "error"))
+        if trusted:
+            await self.apply_trust(True)
+        else:
+            await self.transcript.add(Note("Not trusted: this folder's own settings stay off."))
+
+    async def apply_trust(self, trusted: bool) -> None:
+        """Apply the folder's new trust to the running agent and say what changed."""
+        from agent_tui.build import apply_trust
+        from agent_tui.errors import ConfigError
+
+        try:
+            notes = await apply_trust(self.agent, trusted)
+        except ConfigError as exc:
+            await self.transcript.add(
+                Note(f"Could not apply the folder's settings: {exc}", "error")
+            )
+            return
+        self._install_mcp_hooks()  # a manager created just now needs the UI's hooks
+        self.status.approval_mode = approval_mode(self.agent)
+        for note in notes:
+            await self.transcript.add(Note(note))
 
     def _first_frame_painted(self, path: str) -> None:
         Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
@@ -198,11 +264,17 @@ class AgentApp(App[int]):
     async def run_command(self, command: Any, args: str, text: str) -> None:
         from agent_tui.errors import AgentError
 
-        try:
-            result = await command.handler(UiCommandContext(self.agent), args)
-        except AgentError as exc:
-            await self.transcript.add(Note(f"/{command.name}: {exc}", "error"))
-            return
+        while True:
+            try:
+                result = await command.handler(UiCommandContext(self.agent), args)
+                break
+            except AgentError as exc:
+                extra = await self._ask_missing_arguments(exc)
+                if not extra:
+                    await self.transcript.add(Note(f"/{command.name}: {exc}", "error"))
+                    return
+                args, text = f"{args} {extra}".strip(), f"{text} {extra}"
+                await self.transcript.add(Note(f"Running {text}"))
         if result.prompt is not None:
             # A prompt command: the agent's turn planner runs it again and applies its routing
             # (participant, tool subset) that sending result.prompt alone would lose.
@@ -210,8 +282,22 @@ class AgentApp(App[int]):
             return
         if result.action:
             await self.do_action(result.action, result.data)
-        if result.message:
+        if result.message and result.action != "open_approvals":  # the screen shows the table
             await self.transcript.add(MarkdownNote(result.message))
+
+    async def _ask_missing_arguments(self, error: Exception) -> str:
+        """For an MCP prompt command missing required arguments: ask, return ``name=value``s."""
+        from agent_tui.mcp.prompts import MissingPromptArguments
+
+        if not isinstance(error, MissingPromptArguments):
+            return ""
+        from agent_tui.ui.screens.prompt_args import appended_arguments, prompt_arguments_screen
+
+        screen = prompt_arguments_screen(error, self.agent.deps.mcp)
+        answer = await self.push_screen_wait(screen)
+        if answer.action != "accept" or not answer.content:
+            return ""
+        return appended_arguments(answer.content)
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, text: str) -> None:
@@ -302,9 +388,11 @@ class AgentApp(App[int]):
         elif action == "pick_model":
             await self._pick_model(str(data.get("model") or ""))
         elif action == "trust":
-            # Trust-gated settings (approvals, MCP) are read when the agent is built.
-            await self.transcript.add(Note("Restart agent-tui to apply this change.", "warning"))
-        # open_approvals: the handler's message lists the grants (revoke with /approvals revoke ID).
+            await self.apply_trust(bool(data.get("trusted")))
+        elif action == "open_approvals":
+            from agent_tui.ui.screens.approvals import ApprovalsScreen
+
+            self.push_screen(ApprovalsScreen(self.agent.deps.approvals.grants))
 
     def action_tools(self) -> None:
         from agent_tui.ui.screens.tool_picker import ToolPickerScreen

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
@@ -23,37 +24,54 @@ from agent_tui.ui.widgets.elicit_fields import FieldSpec, check_choices, coerce_
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
 
 
-def _field_widget(spec: FieldSpec, widget_id: str) -> Widget:
+def _placeholder(spec: FieldSpec) -> str:
+    """A hint of what to type: the format (email, date ...), or the number type and range."""
+    if spec.schema.get("format"):
+        return str(spec.schema["format"])
+    if spec.kind in ("number", "integer"):
+        low, high = spec.schema.get("minimum"), spec.schema.get("maximum")
+        if low is not None and high is not None:
+            return f"{spec.kind}, {low} to {high}"
+        return spec.kind
+    return "text"
+
+
+def _field_widget(spec: FieldSpec, widget_id: str, suggester: Suggester | None = None) -> Widget:
     default = spec.default
     if spec.kind == "boolean":
-        return Checkbox(spec.title, bool(default), id=widget_id)
+        return Checkbox(spec.title, bool(default), id=widget_id, compact=True)
     if spec.kind == "enum":
         values = [value for _, value in spec.options]
         start = str(default) if default is not None and str(default) in values else Select.NULL
-        return Select(
-            spec.options, value=start, allow_blank=not spec.required or start is Select.NULL,
-            id=widget_id,
-        )  # fmt: skip
+        # A required enum with no default starts blank, so the user must pick one.
+        blank = not spec.required or start is Select.NULL
+        return Select(spec.options, value=start, allow_blank=blank, id=widget_id, compact=True)
     if spec.kind == "multi":
         chosen = {str(v) for v in default} if isinstance(default, list) else set()
         return SelectionList[str](
-            *((label, value, value in chosen) for label, value in spec.options), id=widget_id
+            *((label, value, value in chosen) for label, value in spec.options),
+            id=widget_id,
+            compact=True,
         )
     return Input(
         "" if default is None else str(default),
-        placeholder=str(spec.schema.get("format") or spec.kind),
+        placeholder=_placeholder(spec),
         type=_INPUT_TYPES.get(spec.kind, "text"),  # type: ignore[arg-type]  # a Literal
+        suggester=suggester,
         id=widget_id,
+        compact=True,
     )
 
 
 class ElicitScreen(ModalScreen[ElicitAnswer]):
-    """The form for one elicitation request.
+    """The form for one elicitation request (also used for a prompt command's missing arguments).
 
     Args:
         server: the MCP server's name.
         message: what the server says it needs.
         fields: from ``parse_schema(requested_schema)``.
+        title: the heading (default: "MCP server NAME asks:").
+        suggesters: inline suggestions for text fields, by field name.
     """
 
     CSS_PATH = "elicit.tcss"
@@ -62,15 +80,25 @@ class ElicitScreen(ModalScreen[ElicitAnswer]):
         Binding("ctrl+s", "submit", "Submit"),
     ]
 
-    def __init__(self, server: str, message: str, fields: list[FieldSpec]) -> None:
+    def __init__(
+        self,
+        server: str,
+        message: str,
+        fields: list[FieldSpec],
+        *,
+        title: str = "",
+        suggesters: dict[str, Suggester] | None = None,
+    ) -> None:
         super().__init__()
         self.server = server
         self.message = message
         self.fields = fields
+        self.heading = title or f"MCP server {server} asks:"
+        self.suggesters = suggesters or {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"MCP server [b]{self.server}[/b] asks:", id="title")
+            yield Label(self.heading, id="title", markup=False)
             yield Static(self.message, id="message", markup=False)
             with VerticalScroll(id="fields"):
                 for index, spec in enumerate(self.fields):
@@ -80,13 +108,18 @@ class ElicitScreen(ModalScreen[ElicitAnswer]):
                             yield Label(f"{spec.title}{star}", classes="field-title", markup=False)
                         if spec.description:
                             yield Static(spec.description, classes="field-help", markup=False)
-                        yield _field_widget(spec, f"field-{index}")
+                        suggester = self.suggesters.get(spec.name)
+                        yield _field_widget(spec, f"field-{index}", suggester)
                         yield Label("", id=f"error-{index}", classes="field-error")
             with Horizontal(id="buttons"):
                 yield Button("Submit", id="accept", variant="primary", compact=True)
                 yield Button("Decline", id="decline", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
             yield Label("* required · Enter or Ctrl+S submits · Esc cancels", id="hint")
+
+    def on_mount(self) -> None:
+        if self.fields:  # not the scroll container: typing goes straight into the first field
+            self.query_one("#field-0").focus()
 
     def collect(self) -> tuple[dict[str, Any], int]:
         """The form's content and how many fields have a problem (shown under each field)."""
@@ -106,7 +139,9 @@ class ElicitScreen(ModalScreen[ElicitAnswer]):
                 problem = check_choices(spec, value or [])
             elif isinstance(widget, Input):
                 value, problem = coerce_text(spec, widget.value)
-            self.query_one(f"#error-{index}", Label).update(problem)
+            error = self.query_one(f"#error-{index}", Label)
+            error.update(problem)
+            error.display = bool(problem)
             if problem:
                 problems += 1
             elif value is not None:

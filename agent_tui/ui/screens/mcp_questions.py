@@ -55,7 +55,9 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
             fields = parse_schema(schema)
         except ValueError as exc:
             # The spec allows only flat primitive forms; say why the request was refused.
-            app.notify(f"MCP server {server} asked for a form we cannot show: {exc}", severity="error")
+            app.notify(
+                f"MCP server {server} asked for a form we cannot show: {exc}", severity="error"
+            )
             return ElicitAnswer("decline")
         app.bell()
         answer = await ask_modal(app, ElicitScreen(server, message, fields))
@@ -65,7 +67,8 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
         from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
 
         app.bell()
-        return bool(await ask_modal(app, SamplingConsentScreen(server, request)))
+        allowed: bool | None = await ask_modal(app, SamplingConsentScreen(server, request))
+        return bool(allowed)  # None: the question was taken down unanswered
 
     manager.hooks.on_elicit = on_elicit
     manager.hooks.ask_sampling = ask_sampling

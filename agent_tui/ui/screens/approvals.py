@@ -1,0 +1,85 @@
+"""``/approvals`` (issue 4 §6, issue 5 §6): the grants that apply here, and revoking one.
+
+Lists this session's grants, this folder's and the "always" ones (``GrantStore.grants()``) with
+scope, tool, pattern and when granted. ``d`` or Delete revokes the highlighted grant at once (a
+session grant from memory, a stored one from the state file); Esc closes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label
+
+from agent_tui.approvals.grants import ApprovalGrant
+
+COLUMNS = ("scope", "tool", "pattern", "granted (UTC)")
+
+
+def grant_row(grant: ApprovalGrant) -> tuple[str, str, str, str]:
+    pattern = (grant.pattern or "(any call)").replace("\n", " ")
+    return grant.scope.value, grant.tool, pattern, grant.granted_at[:19].replace("T", " ")
+
+
+class ApprovalsScreen(ModalScreen[None]):
+    """The grants table.
+
+    Args:
+        store: the session's ``GrantStore`` (``agent.deps.approvals.grants``); revoking goes
+            through it, so the next identical call is asked again.
+    """
+
+    CSS_PATH = "approvals.tcss"
+    BINDINGS = [
+        Binding("d,delete", "revoke", "Revoke"),
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(self, store: Any) -> None:
+        super().__init__()
+        self.store = store
+        self.revoked: list[ApprovalGrant] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Remembered approvals", id="title")
+            yield DataTable[str](id="grants", cursor_type="row", zebra_stripes=True)
+            yield Label("", id="empty")
+            yield Label("d / Delete revokes the highlighted approval · Esc closes", id="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(*COLUMNS)
+        self.reload()
+
+    def reload(self) -> None:
+        """Fill the table from the store (other instances may have changed the file)."""
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        grants = self.store.grants()
+        for grant in grants:
+            table.add_row(*grant_row(grant), key=grant.id)
+        if grants:
+            table.move_cursor(row=min(row, len(grants) - 1))
+        self.query_one("#empty", Label).update("" if grants else "No remembered approvals.")
+        table.display = bool(grants)
+
+    def action_revoke(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return
+        grant_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        revoked = self.store.revoke(grant_id) if grant_id is not None else None
+        if revoked is None:
+            self.notify("That approval was already gone.", severity="warning")
+        else:
+            self.revoked.append(revoked)
+            self.notify(f"Revoked {revoked.describe()}.")
+        self.reload()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

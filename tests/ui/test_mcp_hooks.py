@@ -1,0 +1,355 @@
+"""MCP elicitation forms and sampling consent in the TUI, against the real server-everything.
+
+The scripted model calls server-everything's trigger tools; the server sends a real
+``elicitation/create`` or ``sampling/createMessage`` request back, which the app answers from its
+modal screens. The tool result the model receives shows what the server got.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Checkbox, Input, Label, Static
+
+from agent_tui.mcp.session import complete_with, create_mcp
+from agent_tui.mcp.types import SamplingRequest
+from agent_tui.ui.app import AgentApp
+from agent_tui.ui.screens.elicit import ElicitScreen
+from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen, request_preview
+from agent_tui.ui.widgets.elicit_fields import coerce_text, parse_schema
+from agent_tui.ui.widgets.notes import Note
+from tests.helpers import missing
+from tests.mcp.conftest import EVERYTHING_JS
+from tests.ui.conftest import Harness, MakeAgent
+from tests.ui.helpers import screen_name, send, wait_idle, wait_screen, wait_until
+from tests.ui.test_chat import tool_results
+
+ELICIT_TOOL = "mcp_everything_trigger-elicitation-request"
+SAMPLE_TOOL = "mcp_everything_trigger-sampling-request"
+
+
+@pytest.fixture
+def everything(tmp_path: Path) -> Path:
+    """Configure server-everything (stdio) in the user's ~/.agentrc of the make_agent fixture."""
+    if shutil.which("node") is None:
+        missing("node is not installed (server-everything needs it)")
+    if not EVERYTHING_JS.is_file():
+        missing("server-everything is not installed: run scripts/install-test-servers.sh")
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / ".agentrc").write_text(
+        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{EVERYTHING_JS}", "stdio"]\n',
+        encoding="utf-8",
+    )
+    return EVERYTHING_JS
+
+
+@pytest.fixture
+async def with_mcp(everything: Path) -> AsyncIterator[list[Harness]]:
+    """Give each harness appended here a real McpManager; stop the servers afterwards."""
+    made: list[Harness] = []
+    yield made
+    for harness in made:
+        if harness.agent.deps.mcp is not None:
+            await harness.agent.deps.mcp.aclose()
+
+
+def attach_mcp(h: Harness, made: list[Harness]) -> None:
+    deps = h.agent.deps
+    deps.mcp = create_mcp(
+        deps.config, deps.tools, deps.commands, complete=complete_with(h.provider, "scripted")
+    )
+    assert deps.mcp is not None
+    made.append(h)
+
+
+def call(tool: str, call_id: str, **args: Any) -> dict[str, Any]:
+    return {"tool_calls": [{"id": call_id, "name": tool, "input": args}]}
+
+
+async def test_elicitation_form_accept_validates_then_sends_content(
+    make_agent: MakeAgent, with_mcp: list[Harness]
+) -> None:
+    h = make_agent(
+        [call(ELICIT_TOOL, "c1"), {"text": "one"}, call(ELICIT_TOOL, "c2"), {"text": "two"}]
+    )
+    attach_mcp(h, with_mcp)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 50)) as pilot:
+        tools = h.agent.deps.tools
+        await wait_until(pilot, lambda: ELICIT_TOOL in tools, "server-everything's elicit tool")
+        await send(pilot, "ask me")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("y")
+        await wait_screen(pilot, "ElicitScreen")
+        form = app.screen
+        assert isinstance(form, ElicitScreen) and form.server == "everything"
+        titles = [str(label.content) for label in form.query(".field-title").results(Label)]
+        assert "String *" in titles  # `name` is required
+        name = form.query_one("#field-0", Input)
+        assert name.value == ""
+        # Submitting without the required name keeps the form open and says why.
+        await pilot.click("#accept")
+        await pilot.pause()
+        assert app.screen is form
+        assert str(form.query_one("#error-0", Label).content) == "required"
+        # An integer outside 1..100 is refused too.
+        integer = next(i for i, f in enumerate(form.fields) if f.name == "integer")
+        form.query_one(f"#field-{integer}", Input).value = "500"
+        name.focus()
+        await pilot.press(*"Ada")
+        form.query_one("#field-1", Checkbox).value = True
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is form
+        assert "at most 100" in str(form.query_one(f"#error-{integer}", Label).content)
+        form.query_one(f"#field-{integer}", Input).value = "7"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(tool_results(h.agent)) == 1, "the first result")
+        accepted = tool_results(h.agent)[0].content
+        assert '"action": "accept"' in accepted
+        assert "- Name: Ada" in accepted and "- Favorite Integer: 7" in accepted
+        assert "- Agreed to terms: true" in accepted
+        # Untouched fields send their defaults: a Select's value, a SelectionList's list.
+        assert '"titledSingleSelectEnum": "hero-1"' in accepted
+        assert '"untitledMultipleSelectEnum": [\n      "Guitar"' in accepted
+        await wait_idle(pilot)
+
+        await send(pilot, "again")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("y")
+        await wait_screen(pilot, "ElicitScreen")
+        await pilot.click("#decline")
+        await wait_idle(pilot)
+        declined = tool_results(h.agent)[1].content
+        assert '"action": "decline"' in declined and "Ada" not in declined
+
+
+async def test_elicitation_escape_cancels(make_agent: MakeAgent, with_mcp: list[Harness]) -> None:
+    h = make_agent([call(ELICIT_TOOL, "c1"), {"text": "ok"}])
+    attach_mcp(h, with_mcp)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 50)) as pilot:
+        await wait_until(pilot, lambda: ELICIT_TOOL in h.agent.deps.tools, "the elicit tool")
+        await send(pilot, "ask me")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("y")
+        await wait_screen(pilot, "ElicitScreen")
+        await pilot.press("escape")
+        await wait_idle(pilot)
+        assert '"action": "cancel"' in tool_results(h.agent)[0].content
+
+
+@pytest.mark.parametrize("key", ["y", "n"])
+async def test_sampling_consent_allow_or_deny(
+    make_agent: MakeAgent, with_mcp: list[Harness], key: str
+) -> None:
+    # Allowed: the sampling request takes the model's second scripted turn; denied: it never runs.
+    sample = call(SAMPLE_TOOL, "c1", prompt="write a haiku", maxTokens=20)
+    turns = [sample, {"text": "sampled haiku"}, {"text": "done"}]
+    h = make_agent(turns if key == "y" else [sample, {"text": "done"}])
+    attach_mcp(h, with_mcp)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_until(pilot, lambda: SAMPLE_TOOL in h.agent.deps.tools, "the sampling tool")
+        await send(pilot, "sample")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("y")
+        await wait_screen(pilot, "SamplingConsentScreen")
+        consent = app.screen
+        assert isinstance(consent, SamplingConsentScreen)
+        title = consent.query_one("#title", Label)
+        assert str(title.content) == "Server everything wants to use the model:"
+        assert "write a haiku" in str(consent.query_one("#request", Static).content)
+        await pilot.press(key)
+        await wait_idle(pilot)
+    result = tool_results(h.agent)[0]
+    assert h.agent.deps.mcp.hooks.sampling_consent == {"everything": key == "y"}
+    if key == "y":
+        assert "sampled haiku" in result.content and not result.is_error
+        sampling = h.provider.requests[1]
+        assert "write a haiku" in sampling.messages[0].text and sampling.max_tokens == 20
+    else:
+        assert result.is_error and "declined" in result.content
+        assert len(h.provider.requests) == 2  # the tool call's turn and the final answer only
+
+
+# ---- the form's parts, without a server ------------------------------------------------------
+
+
+def test_parse_schema_kinds_and_bad_schemas() -> None:
+    fields = parse_schema(
+        {
+            "type": "object",
+            "properties": {
+                "who": {"type": "string", "title": "Who"},
+                "n": {"type": "integer", "minimum": 1},
+                "ok": {"type": "boolean", "default": True},
+                "pet": {"type": "string", "enum": ["a", "b"], "enumNames": ["Cat", "Dog"]},
+                "hero": {"type": "string", "oneOf": [{"const": "h1", "title": "Superman"}]},
+                "fish": {"type": "array", "items": {"enum": ["x", "y"]}},
+            },
+            "required": ["who"],
+        }
+    )
+    assert [(f.name, f.kind, f.required) for f in fields] == [
+        ("who", "string", True),
+        ("n", "integer", False),
+        ("ok", "boolean", False),
+        ("pet", "enum", False),
+        ("hero", "enum", False),
+        ("fish", "multi", False),
+    ]
+    assert fields[3].options == (("Cat", "a"), ("Dog", "b"))
+    assert fields[4].options == (("Superman", "h1"),)
+    with pytest.raises(ValueError, match="nested"):
+        parse_schema({"type": "object", "properties": {"nested": {"type": "object"}}})
+    with pytest.raises(ValueError, match="not an object"):
+        parse_schema({"type": "array"})
+
+
+def test_coerce_text_checks_type_range_and_format() -> None:
+    spec = {f.name: f for f in parse_schema(
+        {
+            "type": "object",
+            "properties": {
+                "n": {"type": "number", "minimum": 0, "maximum": 10},
+                "i": {"type": "integer"},
+                "mail": {"type": "string", "format": "email"},
+                "day": {"type": "string", "format": "date"},
+                "short": {"type": "string", "maxLength": 3},
+            },
+            "required": ["i"],
+        }
+    )}  # fmt: skip
+    assert coerce_text(spec["n"], "2.5") == (2.5, "")
+    assert coerce_text(spec["n"], "11") == (None, "must be at most 10")
+    assert coerce_text(spec["n"], "") == (None, "")  # optional and empty: left out
+    assert coerce_text(spec["i"], "") == (None, "required")
+    assert coerce_text(spec["i"], "1.5") == (None, "not an integer")
+    assert coerce_text(spec["mail"], "ada@example.org") == ("ada@example.org", "")
+    assert coerce_text(spec["mail"], "ada") == (None, "not an email address")
+    assert coerce_text(spec["day"], "2026-13-01")[1].startswith("not a date")
+    assert coerce_text(spec["short"], "abcd") == (None, "at most 3 characters")
+
+
+def test_request_preview_shows_first_lines() -> None:
+    request = SamplingRequest(
+        messages=({"role": "user", "content": "\n".join(f"line {n}" for n in range(10))},),
+        system="be brief",
+        max_tokens=50,
+    )
+    preview = request_preview(request, max_lines=3).splitlines()
+    assert preview == ["system: be brief", "user: line 0", "user: line 1", "… (8 more lines)",
+                       "(up to 50 tokens)"]  # fmt: skip
+
+
+# ---- MCP prompt commands with missing required arguments -------------------------------------
+
+
+async def test_prompt_command_asks_for_missing_argument_and_reruns(
+    make_agent: MakeAgent, with_mcp: list[Harness]
+) -> None:
+    h = make_agent([{"text": "Sunny."}])
+    attach_mcp(h, with_mcp)
+    commands = h.agent.deps.commands
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_until(
+            pilot, lambda: commands.get("mcp.everything.args-prompt"), "the prompt command"
+        )
+        await send(pilot, "/mcp.everything.args-prompt state=CA")
+        await wait_screen(pilot, "ElicitScreen")
+        form = app.screen
+        assert isinstance(form, ElicitScreen)
+        assert [f.name for f in form.fields] == ["city"]  # only the missing required one
+        assert str(form.query_one("#title", Label).content) == (
+            "Arguments for /mcp.everything.args-prompt"
+        )
+        await pilot.press(*"San Francisco")
+        assert form.query_one("#field-0", Input).value == "San Francisco", app.focused
+        await pilot.press("enter")
+        await wait_idle(pilot)
+        assert app.query(Note).last().text.startswith("Running /mcp.everything.args-prompt")
+    sent = h.provider.requests[0].messages[-1].text
+    assert "What's weather in San Francisco, CA?" in sent
+
+
+async def test_prompt_argument_form_suggests_server_completions(
+    make_agent: MakeAgent, with_mcp: list[Harness]
+) -> None:
+    h = make_agent([{"text": "Done."}])
+    attach_mcp(h, with_mcp)
+    commands = h.agent.deps.commands
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_until(
+            pilot, lambda: commands.get("mcp.everything.completable-prompt"), "the command"
+        )
+        await send(pilot, "/mcp.everything.completable-prompt")
+        await wait_screen(pilot, "ElicitScreen")
+        form = app.screen
+        assert isinstance(form, ElicitScreen)
+        department = form.query_one("#field-0", Input)
+        department.focus()
+        await pilot.press(*"Mar")
+        # The suggestion arrives from the server (completion/complete); → accepts it.
+        await wait_until(pilot, lambda: department._suggestion == "Marketing", "a suggestion")
+        await pilot.press("right")
+        assert department.value == "Marketing"
+        form.query_one("#field-1", Input).value = "Grace"
+        await pilot.press("escape")  # cancelled: the command does not run
+        await wait_idle(pilot)
+        assert "needs: `department`" in app.query(Note).last().text
+    assert h.provider.requests == []
+
+
+async def test_prompt_command_declined_form_reports_what_is_missing(
+    make_agent: MakeAgent, with_mcp: list[Harness]
+) -> None:
+    h = make_agent([])
+    attach_mcp(h, with_mcp)
+    commands = h.agent.deps.commands
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_until(
+            pilot, lambda: commands.get("mcp.everything.args-prompt"), "the prompt command"
+        )
+        await send(pilot, "/mcp.everything.args-prompt")
+        await wait_screen(pilot, "ElicitScreen")
+        await pilot.click("#decline")
+        await wait_idle(pilot)
+        note = app.query(Note).last()
+        assert note.level == "error" and "needs: `city`" in note.text
+    assert h.provider.requests == []
+
+
+async def test_ask_modal_from_a_plain_task_and_cancelled_takes_the_screen_down() -> None:
+    # The MCP manager's server tasks are not Textual workers: ask_modal must work from them, and
+    # a request the server abandons must not leave its question on screen.
+    from textual.app import App
+
+    from agent_tui.ui.screens.mcp_questions import ask_modal
+
+    request = SamplingRequest(({"role": "user", "content": "hi"},), "", 10)
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        answered = asyncio.get_running_loop().create_task(
+            ask_modal(app, SamplingConsentScreen("srv", request))
+        )
+        await wait_screen(pilot, "SamplingConsentScreen")
+        await pilot.press("y")
+        assert await answered is True
+
+        abandoned = asyncio.get_running_loop().create_task(
+            ask_modal(app, SamplingConsentScreen("srv", request))
+        )
+        await wait_screen(pilot, "SamplingConsentScreen")
+        abandoned.cancel()
+        await wait_until(pilot, lambda: screen_name(pilot) == "Screen", "the question to go")
+        assert abandoned.cancelled()
