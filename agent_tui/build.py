@@ -128,7 +128,6 @@ async def _apply_mcp(agent: Agent, config: Config) -> list[str]:
         manager.servers[name] = wanted.servers[name]
         notes.append(f"Starting MCP server {name}.")
     manager.notices = wanted.notices
-    if added:
-        # Also starts any server stopped with /mcp stop; McpManager has no public one-server launch.
-        manager.start_all()
+    for name in added:
+        manager.launch(name)  # only the new ones: a server stopped with /mcp stop stays stopped
     return notes

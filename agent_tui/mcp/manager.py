@@ -185,9 +185,14 @@ class McpManager:
 
     def start_all(self) -> None:
         """Start every enabled server in the background (call from inside the event loop)."""
-        for state in self.servers.values():
-            if state.status == "stopped":
-                self._launch(state)
+        for name in self.servers:
+            self.launch(name)
+
+    def launch(self, name: str) -> None:
+        """Start one stopped server in the background, without waiting for it."""
+        state = self.state(name)
+        if state.status == "stopped":
+            self._launch(state)
 
     def _launch(self, state: ServerState) -> None:
         state.status, state.error, state.timed_out, state.stopping = "starting", "", False, False
