@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import pytest
@@ -28,3 +31,28 @@ def builtin_tool(name: str, cls: type[T]) -> T:
     built: Any = builtin_registry().get(name)
     assert isinstance(built, cls)
     return built
+
+
+def run_cli(
+    cwd: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m agent_tui ARGS`` in ``cwd`` as a real process.
+
+    The environment is this one without API keys, plus ``env`` (which should set HOME and
+    AGENT_TUI_STATE_DIR to temp dirs); stdin is closed unless ``stdin`` text is piped in.
+    """
+    base = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")}
+    return subprocess.run(
+        [sys.executable, "-m", "agent_tui", *args],
+        cwd=cwd,
+        env={**base, **(env or {})},
+        capture_output=True,
+        text=True,
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        timeout=timeout,
+    )

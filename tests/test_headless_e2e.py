@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_cli
 
 KEY = "sk-test-SECRET-abc123"
 APIS = ["anthropic", "openai"]
@@ -35,35 +36,11 @@ def run(
     key: str | None = KEY,
 ) -> subprocess.CompletedProcess[str]:
     url = fake.url if api == "anthropic" else fake.openai_url
-    base_env = {
-        k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
-    }
-    base_env.update(AGENT_TUI_STATE_DIR=str(ws.parent / "state"), HOME=str(ws.parent / "home"))
+    base_env = {"AGENT_TUI_STATE_DIR": str(ws.parent / "state"), "HOME": str(ws.parent / "home")}
     if key is not None:
         base_env["ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY"] = key
-    base_env.update(env or {})
-    cmd = [
-        sys.executable,
-        "-m",
-        "agent_tui",
-        "--provider",
-        api,
-        "--base-url",
-        url,
-        "--model",
-        "test-model",
-        *args,
-    ]
-    return subprocess.run(
-        cmd,
-        cwd=ws,
-        env=base_env,
-        capture_output=True,
-        text=True,
-        input=stdin,
-        stdin=None if stdin is not None else subprocess.DEVNULL,
-        timeout=60,
-    )
+    flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
+    return run_cli(ws, *flags, *args, env={**base_env, **(env or {})}, stdin=stdin, timeout=60)
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:

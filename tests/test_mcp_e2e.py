@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_cli
 from tests.mcp.conftest import everything_js  # noqa: F401  (fixture)
 
 
@@ -39,33 +37,23 @@ def test_model_calls_an_mcp_tool_and_the_result_reaches_it(
         ]
     )
     env = {
-        **os.environ,
         "HOME": str(home),
         "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
         "ANTHROPIC_API_KEY": "test-key",
     }
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "agent_tui",
-            "-p",
-            "echo something",
-            "--provider",
-            "anthropic",
-            "--base-url",
-            fake_llm.url,
-            "--output-format",
-            "json",
-            "--allow-tool",
-            "mcp_everything_echo",
-        ],
-        cwd=ws,
+    proc = run_cli(
+        ws,
+        "-p",
+        "echo something",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        fake_llm.url,
+        "--output-format",
+        "json",
+        "--allow-tool",
+        "mcp_everything_echo",
         env=env,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -4,12 +4,11 @@ run the tests in the terminal and see them pass."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_cli
 
 CALC = "def add(a, b):\n    return a - b\n"
 TEST = (
@@ -43,35 +42,25 @@ def test_search_read_patch_and_run_the_tests(tmp_path: Path, fake_llm: FakeLLM) 
         ]
     )
     env = {
-        **os.environ,
         "HOME": str(tmp_path),
         "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
         "ANTHROPIC_API_KEY": "k",
     }
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "agent_tui",
-            "-p",
-            "fix add",
-            "--provider",
-            "anthropic",
-            "--base-url",
-            fake_llm.url,
-            "--output-format",
-            "json",
-            "--allow-tool",
-            "apply_patch",
-            "--allow-tool",
-            "run_in_terminal",
-        ],
-        cwd=ws,
+    proc = run_cli(
+        ws,
+        "-p",
+        "fix add",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        fake_llm.url,
+        "--output-format",
+        "json",
+        "--allow-tool",
+        "apply_patch",
+        "--allow-tool",
+        "run_in_terminal",
         env=env,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert (ws / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
