@@ -67,6 +67,7 @@ class _TurnState:
     final_text: str = ""
     stop_reason: str = ""
     called_tools: bool = False
+    round_limit: int = 25
 
 
 class Agent:
@@ -128,11 +129,15 @@ class Agent:
         """
         from agent_tui.agent.turn import plan_turn
 
-        state = _TurnState()
+        state = _TurnState(round_limit=self.max_rounds)
         try:
             plan = await plan_turn(self, text)
         except AgentError as exc:
             yield ev.ErrorEvent(str(exc), exit_code=exc.exit_code)
+            return
+        except Exception as exc:  # a bug in parsing input must not kill the session either
+            logger.exception("planning the turn failed")
+            yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
             return
         if plan.local_result is not None:
             result = plan.local_result
@@ -146,7 +151,7 @@ class Agent:
         cancelled = True
         try:
             while True:
-                if state.rounds >= self.max_rounds:
+                if state.rounds >= state.round_limit:
                     async for event in self._round_limit(state):
                         yield event
                 state.rounds += 1
@@ -184,7 +189,7 @@ class Agent:
                 f"stopped after {state.rounds} rounds (the round limit); "
                 "raise it with --max-turns or agent.max_rounds"
             )
-        self.max_rounds += self.deps.config.max_rounds
+        state.round_limit += self.max_rounds  # for this turn only; the next starts afresh
 
     async def _round(
         self, plan: TurnPlan, current: Message | None, state: _TurnState

@@ -292,3 +292,17 @@ async def test_a_crashing_tool_is_reported_to_the_model_and_the_turn_goes_on(
     (result,) = results(agent)
     assert result.is_error and "RuntimeError: boom" in result.content
     assert events[-1].text == "saw it"  # type: ignore[attr-defined]
+
+
+async def test_continuing_past_the_round_limit_does_not_raise_it_for_later_turns(
+    workspace: Path,
+) -> None:
+    read = {"name": "read_file", "input": {"path": "notes.txt"}}
+    turns = [{"tool_calls": [{**read, "id": f"a{i}"}]} for i in range(3)] + [{"text": "one"}]
+    turns += [{"tool_calls": [{**read, "id": f"b{i}"}]} for i in range(3)]
+    agent = make_agent(workspace, turns, agent={"max_rounds": 2})
+    first = await collect(agent, "go", lambda e: e.proceed.set_result(True))
+    assert first[-1].text == "one"  # type: ignore[attr-defined]
+    second = await collect(agent, "again", lambda e: e.proceed.set_result(False))
+    limit = next(e for e in second if isinstance(e, ev.RoundLimitHit))
+    assert limit.rounds == 2  # asked after 2 rounds again, not after 4
