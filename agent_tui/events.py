@@ -17,15 +17,16 @@ from agent_tui.providers.base import Usage
 from agent_tui.tools.base import Prepared, ToolResult
 
 
-def _jsonable(value: Any) -> Any:
+def to_jsonable(value: Any) -> Any:
+    """A value as plain JSON types (dataclasses, enums, futures left out as None)."""
     if isinstance(value, asyncio.Future):
         return None
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+        return [to_jsonable(v) for v in value]
     if hasattr(value, "value") and hasattr(value, "name"):  # Enum
         return value.value
     if isinstance(value, str | int | float | bool) or value is None:
@@ -39,7 +40,7 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         body = {
-            f.name: _jsonable(getattr(self, f.name))
+            f.name: to_jsonable(getattr(self, f.name))
             for f in dataclasses.fields(self)
             if not isinstance(getattr(self, f.name), asyncio.Future)
         }

@@ -122,7 +122,7 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
         summary.text = event.text or summary.text
         summary.rounds = event.rounds
     elif isinstance(event, ev.UsageUpdated):
-        summary.usage = ev._jsonable(event.total)
+        summary.usage = ev.to_jsonable(event.total)
         summary.cost_usd = event.cost_usd
 
 
