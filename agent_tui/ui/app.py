@@ -26,6 +26,7 @@ from agent_tui.approvals.types import Decision
 from agent_tui.ui import tool_prefs
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
+from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
@@ -124,6 +125,7 @@ class AgentApp(App[int]):
         status.model_name = self.agent.model.name
         status.workspace = self.workspace_label
         status.approval_mode = approval_mode(self.agent)
+        self.prompt_input.prompt_history = load_history(self.workspace)
         saved = tool_prefs.load_disabled(self.workspace)
         if saved:
             self.agent.deps.tools.disabled = saved
@@ -248,6 +250,7 @@ class AgentApp(App[int]):
             self.prompt_input.load_text(event.text)
             self.notify("A turn is running — Esc cancels it.", severity="warning")
             return
+        append_history(self.workspace, event.text)
         await self.submit(event.text)
 
     async def submit(self, text: str) -> None:

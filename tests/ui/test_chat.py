@@ -242,6 +242,20 @@ async def test_prompt_history_up_and_down(make_agent: MakeAgent) -> None:
         assert prompt.text == "draft"  # type: ignore[attr-defined]
 
 
+async def test_prompt_history_survives_a_restart_in_the_same_workspace(
+    make_agent: MakeAgent,
+) -> None:
+    first = AgentApp(make_agent([{"text": "a"}]).agent)
+    async with first.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "remember me")
+        await wait_idle(pilot)
+    second = AgentApp(make_agent([]).agent)
+    async with second.run_test(size=(100, 32)) as pilot:
+        prompt = second.query_one("PromptInput")
+        await pilot.press("up")
+        assert prompt.text == "remember me"  # type: ignore[attr-defined]
+
+
 async def test_ctrl_j_inserts_a_newline_and_enter_sends_both_lines(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "ok"}])
     app = AgentApp(h.agent)

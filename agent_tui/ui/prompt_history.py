@@ -1,0 +1,61 @@
+"""Prompts the user sent in a workspace, kept across sessions for Up/Down recall.
+
+One JSONL file per workspace under state_dir()/history/ (never in the workspace); appending a line
+is atomic enough for two app instances, and the file is trimmed to the newest MAX_ENTRIES on load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+from agent_tui.paths import state_dir
+
+MAX_ENTRIES = 500
+logger = logging.getLogger(__name__)
+
+
+def history_path(workspace: Path) -> Path:
+    key = hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()[:16]
+    return state_dir() / "history" / f"{key}.jsonl"
+
+
+def load_history(workspace: Path) -> list[str]:
+    """The workspace's earlier prompts, oldest first (unreadable lines are skipped)."""
+    path = history_path(workspace)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    except OSError:
+        logger.warning("cannot read prompt history %s", path, exc_info=True)
+        return []
+    prompts: list[str] = []
+    for line in lines:
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut by a crash: skip it, keep the rest
+        if isinstance(value, str) and value:
+            prompts.append(value)
+    if len(lines) > 2 * MAX_ENTRIES:
+        _rewrite(path, prompts[-MAX_ENTRIES:])
+    return prompts[-MAX_ENTRIES:]
+
+
+def append_history(workspace: Path, prompt: str) -> None:
+    path = history_path(workspace)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(prompt, ensure_ascii=False) + "\n")
+    except OSError:
+        logger.warning("cannot save prompt history %s", path, exc_info=True)
+
+
+def _rewrite(path: Path, prompts: list[str]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in prompts), "utf-8")
+    tmp.replace(path)
