@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from agent_tui.agent.loop import Agent, AgentDeps
 from agent_tui.approvals.policy import ApprovalEngine
@@ -21,24 +22,15 @@ def build_agent(
     record: Path | None = None,
 ) -> Agent:
     """Build a ready Agent. Nothing here talks to the network or imports an SDK."""
-    from agent_tui.agent.references import builtin_reference_registry, mcp_reference_kind
+    from agent_tui.agent.references import builtin_reference_registry
     from agent_tui.agent.registries import default_registries
-    from agent_tui.mcp.session import complete_with, create_mcp
     from agent_tui.providers import make_provider
 
     tools = builtin_registry()
     tools.disabled.update(config.raw.get("tools", {}).get("disabled", []))
     commands, participants = default_registries(config)
-    model = config.model
-    if model.script and not Path(model.script).is_absolute():
-        # A script named in a workspace .agentrc is relative to the workspace, not the cwd.
-        model = dataclasses.replace(model, script=str(config.workspace / model.script))
-    provider = make_provider(model, record=record)
+    provider = make_provider(config.model, record=record)
     references = builtin_reference_registry()
-    # Hooks for elicitation and sampling consent are set by the TUI; headless declines both.
-    mcp = create_mcp(config, tools, commands, complete=complete_with(provider, config.model.name))
-    if mcp is not None:
-        references.register(mcp_reference_kind(mcp))
     deps = AgentDeps(
         config=config,
         provider=provider,
@@ -49,12 +41,32 @@ def build_agent(
         commands=commands,
         participants=participants,
         references=references,
-        mcp=mcp,
     )
-    # One set: what the tool picker disables is neither offered nor approved.
-    tools.disabled |= deps.approvals.disabled
-    deps.approvals.disabled = tools.disabled
+    _share_disabled(deps)
+    _attach_mcp(deps, config, config.model.name)
     return Agent(deps)
+
+
+def _share_disabled(deps: AgentDeps) -> None:
+    """One set: what the tool picker disables is neither offered nor approved."""
+    deps.tools.disabled |= deps.approvals.disabled
+    deps.approvals.disabled = deps.tools.disabled
+
+
+def _attach_mcp(deps: AgentDeps, config: Config, model_name: str) -> Any:
+    """Create the MCP manager (not started) and its ``#mcp:`` references; None if unconfigured.
+
+    Hooks for elicitation and sampling consent are set by the TUI; headless declines both.
+    """
+    from agent_tui.agent.references import mcp_reference_kind
+    from agent_tui.mcp.session import complete_with, create_mcp
+
+    complete = complete_with(deps.provider, model_name)
+    manager = create_mcp(config, deps.tools, deps.commands, complete=complete)
+    if manager is not None:
+        deps.references.register(mcp_reference_kind(manager))
+        deps.mcp = manager
+    return manager
 
 
 async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
@@ -88,9 +100,8 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     )
     approvals.grants = engine.grants  # the same store: session grants survive
     notes = await _apply_mcp(agent, config)
-    deps.tools.disabled |= approvals.disabled
-    approvals.disabled = deps.tools.disabled
     deps.config, deps.approvals = config, approvals
+    _share_disabled(deps)
     applied = ", ".join(f"[{key}]" for key in old.ignored_untrusted)
     if trusted and applied:
         notes.insert(0, f"Applied this folder's {applied} settings.")
@@ -99,19 +110,15 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
 
 async def _apply_mcp(agent: Agent, config: Config) -> list[str]:
     """Start the MCP servers ``config`` adds and stop those it drops; returns notes."""
-    from agent_tui.agent.references import mcp_reference_kind
-    from agent_tui.mcp.session import complete_with, create_mcp, mcp_configured
+    from agent_tui.mcp.session import mcp_configured
 
     deps = agent.deps
     if deps.mcp is None:
         if not mcp_configured(config):
             return []
-        complete = complete_with(deps.provider, agent.model.name)
-        manager = create_mcp(config, deps.tools, deps.commands, complete=complete)
+        manager = _attach_mcp(deps, config, agent.model.name)
         if manager is None:
             return []
-        deps.references.register(mcp_reference_kind(manager))
-        deps.mcp = manager
         manager.start_all()
         return [f"Starting MCP server {name}." for name in manager.servers]
     from agent_tui.mcp.manager import McpManager

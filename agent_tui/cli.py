@@ -172,19 +172,12 @@ def _run(args: argparse.Namespace) -> int:
         demo = {"provider": "scripted", "script": str(data_dir("prompts") / "demo.json")}
         config = dataclasses.replace(config, model=model_config(demo, {}))
         banner = DEMO_BANNER
-    if args.yolo:
-        sys.stderr.write("warning: --yolo approves every tool call without asking\n")
     from agent_tui.build import build_agent
 
     agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
     if banner is not None:
         agent.deps.provider.chunk_delay = 0.012  # type: ignore[attr-defined]  # the demo streams visibly
     if headless:
-        if config.ignored_untrusted:
-            sys.stderr.write(
-                f"warning: ignored {', '.join(config.ignored_untrusted)} from "
-                f"{workspace / '.agentrc'}: this folder is not trusted (pass --trust)\n"
-            )
         from agent_tui.headless import HeadlessOptions, run_headless
 
         stdin_text = _piped_stdin()

@@ -8,6 +8,7 @@ nothing is half-applied.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -148,6 +149,13 @@ def model_config(section: dict[str, Any], env: dict[str, str]) -> ModelConfig:
     return ModelConfig(**{k: v for k, v in values.items() if k in fields})
 
 
+def _in_workspace(model: ModelConfig, workspace: Path) -> ModelConfig:
+    """A relative ``script`` path names a file in the workspace, not in the current directory."""
+    if model.script and not Path(model.script).is_absolute():
+        return dataclasses.replace(model, script=str(workspace / model.script))
+    return model
+
+
 def load_config(
     workspace: Path,
     *,
@@ -196,10 +204,11 @@ def load_config(
         merged = _merge(merged, layer)
     _validate(merged, "command line and environment")
     models = {
-        alias: model_config(section, env) for alias, section in merged.get("models", {}).items()
+        alias: _in_workspace(model_config(section, env), workspace)
+        for alias, section in merged.get("models", {}).items()
     }
     return Config(
-        model=model_config(merged.get("model", {}), env),
+        model=_in_workspace(model_config(merged.get("model", {}), env), workspace),
         raw=merged,
         workspace=workspace,
         files=tuple(files),

@@ -170,6 +170,8 @@ async def run_turn(
 
 def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     agent.interactive = False
+    for warning in agent.deps.approvals.warnings():  # --yolo, untrusted settings ignored
+        sys.stderr.write(f"warning: {warning}\n")
 
     async def main() -> int:
         try:

@@ -130,3 +130,13 @@ def test_example_file_is_valid_and_documents_every_key() -> None:
     _validate(tomllib.loads(text), ".agentrc.example")
     missing = sorted(k for k in _schema_keys(SCHEMA) if k.split(".")[-1].strip("[]*") not in text)
     assert missing == []
+
+
+def test_relative_script_paths_name_files_in_the_workspace(ws: Path) -> None:
+    (ws / ".agentrc").write_text(
+        '[model]\nprovider = "scripted"\nscript = "s.json"\n'
+        '[models.replay]\nprovider = "scripted"\nscript = "other/r.json"\n'
+    )
+    cfg = load(ws)
+    assert cfg.model.script == str(ws / "s.json")
+    assert cfg.models["replay"].script == str(ws / "other" / "r.json")  # /model uses these too

@@ -290,3 +290,12 @@ def test_a_crashing_turn_is_logged_to_the_state_dir_not_stderr(ws: Path, fake_ll
     assert "ProviderAuthError" in text and "401" in text
     assert "Traceback" not in proc.stderr  # the user sees one clear line, not a stack
     assert KEY not in text
+
+
+def test_yolo_warns_once_on_stderr_and_runs_the_edit(ws: Path, fake_llm: FakeLLM) -> None:
+    call = {"id": "w1", "name": "create_file", "input": {"path": "y.txt", "content": "y\n"}}
+    fake_llm.set_script([{"tool_calls": [call]}, {"text": "done"}])
+    proc = run(ws, fake_llm, "anthropic", "-p", "write", "--yolo")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("--yolo") == 1
+    assert (ws / "y.txt").read_text() == "y\n"
