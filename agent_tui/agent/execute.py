@@ -40,16 +40,20 @@ class _Validators:
     """jsonschema validators per tool, built once; jsonschema is imported on first use."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, Any] = {}
+        # name -> (the schema it was built from, validator): an MCP tool re-listed with a new
+        # schema under the same name gets a new validator, not the stale one.
+        self._cache: dict[str, tuple[dict[str, Any], Any]] = {}
 
     def errors(self, manifest: Manifest, value: dict[str, Any]) -> list[str]:
-        validator = self._cache.get(manifest.name)
-        if validator is None:
+        cached = self._cache.get(manifest.name)
+        if cached is not None and cached[0] is manifest.input_schema:
+            validator = cached[1]
+        else:
             import jsonschema
 
             cls = jsonschema.validators.validator_for(manifest.input_schema)
             validator = cls(manifest.input_schema)
-            self._cache[manifest.name] = validator
+            self._cache[manifest.name] = (manifest.input_schema, validator)
         found = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
         return [
             f"{'.'.join(str(p) for p in e.absolute_path) or 'input'}: {e.message}" for e in found

@@ -306,3 +306,17 @@ async def test_continuing_past_the_round_limit_does_not_raise_it_for_later_turns
     second = await collect(agent, "again", lambda e: e.proceed.set_result(False))
     limit = next(e for e in second if isinstance(e, ev.RoundLimitHit))
     assert limit.rounds == 2  # asked after 2 rounds again, not after 4
+
+
+async def test_a_tool_re_registered_with_a_new_schema_is_validated_against_the_new_one(
+    workspace: Path,
+) -> None:
+    from agent_tui.agent.execute import VALIDATORS
+
+    def manifest(required: list[str]) -> Manifest:
+        schema = {"type": "object", "properties": {"a": {}, "b": {}}, "required": required}
+        return Manifest("mcp_s_t", "T", "t", "", "t", schema, "read")
+
+    assert VALIDATORS.errors(manifest(["a"]), {"a": 1}) == []
+    # The server re-lists the tool (list_changed) and now requires "b".
+    assert "'b' is a required property" in VALIDATORS.errors(manifest(["b"]), {"a": 1})[0]
