@@ -117,9 +117,18 @@ class Agent:
         """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
         self.conversation.clear()
 
-    def set_model(self, model: ModelConfig, provider: Provider) -> None:
+    async def set_model(self, model: ModelConfig, provider: Provider) -> None:
+        """Switch model (``/model``): MCP sampling follows, and the old connection is closed."""
+        old = self.deps.provider
         self.model = model
         self.deps.provider = provider
+        if self.deps.mcp is not None:
+            from agent_tui.mcp.session import complete_with
+
+            self.deps.mcp.hooks.complete = complete_with(provider, model.name)
+            self.deps.mcp.hooks.model_name = model.name
+        if old is not provider:
+            await old.aclose()
 
     async def run(self, text: str) -> AsyncIterator[ev.Event]:
         """Run one user turn, yielding its events.

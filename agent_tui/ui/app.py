@@ -442,7 +442,7 @@ class AgentApp(App[int]):
             except AgentError as exc:
                 await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
                 return
-            self.agent.set_model(model, provider)
+            await self.agent.set_model(model, provider)
             self.status.model_name = model.name
             await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
 

@@ -320,3 +320,33 @@ async def test_a_tool_re_registered_with_a_new_schema_is_validated_against_the_n
     assert VALIDATORS.errors(manifest(["a"]), {"a": 1}) == []
     # The server re-lists the tool (list_changed) and now requires "b".
     assert "'b' is a required property" in VALIDATORS.errors(manifest(["b"]), {"a": 1})[0]
+
+
+async def test_switching_model_closes_the_old_provider_and_mcp_sampling_follows(
+    workspace: Path, tmp_path: Path
+) -> None:
+    from agent_tui.config import model_config
+    from agent_tui.mcp.manager import McpManager
+    from agent_tui.providers.scripted import ScriptedProvider
+
+    agent = make_agent(workspace, [{"text": "old"}])
+    agent.deps.mcp = McpManager({}, tools=agent.deps.tools, workspace=workspace)
+    old = agent.deps.provider
+    closed: list[bool] = []
+    old_close = old.aclose
+
+    async def record_close() -> None:
+        closed.append(True)
+        await old_close()
+
+    old.aclose = record_close  # type: ignore[method-assign]
+    script = tmp_path / "new.json"
+    script.write_text(json.dumps([{"text": "sampled by the new model"}]))
+    new_model = model_config({"provider": "scripted", "name": "new", "script": str(script)}, {})
+    await agent.set_model(new_model, ScriptedProvider.from_config(new_model))
+    assert closed == [True]
+    hooks = agent.deps.mcp.hooks
+    assert hooks.model_name == "new"
+    assert await hooks.complete([{"role": "user", "content": "hi"}], "", 50) == (  # type: ignore[misc]
+        "sampled by the new model"
+    )
