@@ -65,6 +65,12 @@ class _Printer:
         self.fmt, self.out, self.err = fmt, out, err
         self._line_open = False
 
+    def close(self) -> None:
+        """End a streamed answer that did not end its own line, and flush."""
+        if self._line_open and self.fmt == "text":
+            self.out.write("\n")
+        self.out.flush()
+
     def event(self, event: ev.Event) -> None:
         if self.fmt == "stream-json":
             self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
@@ -162,9 +168,7 @@ async def run_turn(
             "session_id": session_id,
         }
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
-    elif printer._line_open:
-        out.write("\n")
-    out.flush()
+    printer.close()
     return summary.exit_code
 
 
