@@ -79,7 +79,7 @@ async def rg_search(
             if len(outcome.matches) >= collect:
                 outcome.incomplete = True
                 del outcome.matches[collect:]
-                proc.kill()
+                await _stop(proc, proc.stdout)
                 break
         if pending and not outcome.incomplete:
             _add_rg_line(outcome, pending)
@@ -87,9 +87,7 @@ async def rg_search(
         stderr = (await errors).decode("utf-8", "replace")
     finally:
         if proc.returncode is None:  # cancelled: do not leave rg running
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            await proc.wait()
+            await _stop(proc, proc.stdout)
         errors.cancel()
     if proc.returncode == 2 and not outcome.matches and not outcome.incomplete:
         if "regex" in stderr or "literal" in stderr:
@@ -98,6 +96,16 @@ async def rg_search(
             raise ToolError(f"Invalid include_pattern: {stderr.strip()}")
     outcome.unreadable = sum(1 for line in stderr.splitlines() if line.startswith("rg: ./"))
     return outcome
+
+
+async def _stop(proc: asyncio.subprocess.Process, stdout: asyncio.StreamReader) -> None:
+    """Kill rg and reap it. Its unread output is drained to EOF first: on Python 3.11
+    ``Process.wait()`` returns only once every pipe has closed, and a pipe whose reader paused on a
+    full buffer never sees its EOF, so waiting without draining can hang forever."""
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    await stdout.read()
+    await proc.wait()
 
 
 def _add_rg_line(outcome: SearchOutcome, raw: bytes) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -9,8 +11,10 @@ import pytest
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import SessionState, ToolContext, ToolResult
+from agent_tui.tools.fs_walk import find_rg
 from agent_tui.tools.grep_search import TEXT_WIDTH, GrepSearchTool
 from agent_tui.tools.registry import builtin_registry
+from tests.helpers import missing
 
 
 @pytest.fixture
@@ -127,6 +131,25 @@ async def test_huge_result_set_stops_early(
     result = await grep(tool, ctx, query="spam", max_results=5)
     assert result.data["incomplete"] is True
     assert result.content.splitlines()[0].startswith("1000+ matches; showing 5")
+    assert hits(result)[0] == "huge.txt:1: spam"
+
+
+async def test_stopping_rg_with_a_full_output_buffer_does_not_hang(
+    tool: GrepSearchTool, ctx: ToolContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A tiny stream limit makes the reader pause on a full buffer at once, as it does by chance on
+    # a slow machine. On Python 3.11, waiting for a killed process whose stdout reader is paused
+    # never returned: CI hung here for 180 s.
+    if find_rg() is None:
+        missing("ripgrep is not installed")
+    monkeypatch.setattr(
+        asyncio,
+        "create_subprocess_exec",
+        functools.partial(asyncio.create_subprocess_exec, limit=16),
+    )
+    (ctx.workspace / "huge.txt").write_text("spam\n" * 50_000)
+    result = await asyncio.wait_for(grep(tool, ctx, query="spam", max_results=5), 30)
+    assert result.data["incomplete"] is True
     assert hits(result)[0] == "huge.txt:1: spam"
 
 
