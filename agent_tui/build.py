@@ -62,7 +62,9 @@ def _attach_mcp(deps: AgentDeps, config: Config, model_name: str) -> Any:
     from agent_tui.mcp.session import complete_with, create_mcp
 
     complete = complete_with(deps.provider, model_name)
-    manager = create_mcp(config, deps.tools, deps.commands, complete=complete)
+    manager = create_mcp(
+        config, deps.tools, deps.commands, complete=complete, grants=deps.approvals.grants
+    )
     if manager is not None:
         deps.references.register(mcp_reference_kind(manager))
         deps.mcp = manager

@@ -6,6 +6,7 @@ never in the repo: a cloned repository cannot pre-approve anything (DESIGN §5, 
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from dataclasses import asdict, dataclass
@@ -16,7 +17,11 @@ from typing import Any
 from agent_tui.approvals.store import read_json, update_json
 from agent_tui.approvals.types import Scope
 
+logger = logging.getLogger(__name__)
 FILE_NAME = "approvals.json"
+# The grant that lets an MCP server use the model (its pattern is the server's name). ``:`` cannot
+# appear in a tool name, so it never collides with a real tool.
+SAMPLING_GRANT = "mcp:sampling"
 RESET_SCOPES = ("session", "workspace", "always", "all")
 _EMPTY: dict[str, Any] = {"version": 1, "grants": []}
 
@@ -60,8 +65,11 @@ class ApprovalGrant:
         return {**asdict(self), "scope": self.scope.value}
 
     def describe(self) -> str:
+        when = f"({self.scope.value}, {self.granted_at[:16].replace('T', ' ')})"
+        if self.tool == SAMPLING_GRANT:
+            return f"MCP server `{self.pattern}` may use the model {when}"
         what = f"`{self.pattern}`" if self.pattern else "any call"
-        return f"{self.tool} {what} ({self.scope.value}, {self.granted_at[:16].replace('T', ' ')})"
+        return f"{self.tool} {what} {when}"
 
 
 def workspace_key(workspace: Path) -> str:
@@ -117,6 +125,19 @@ class GrantStore:
                 grant.to_json()
             ))  # fmt: skip
         return grant
+
+    def remember(self, scope: Scope, tool: str, pattern: str | None = None) -> ApprovalGrant:
+        """``add``, but when the state dir cannot be written the grant is kept for this session
+        and the problem logged: the user's answer still counts."""
+        from filelock import Timeout
+
+        try:
+            return self.add(scope, tool, pattern)
+        except (OSError, Timeout) as exc:
+            logger.warning(
+                "could not save a %s grant (%s); kept for this session", scope.value, exc
+            )
+            return self.add(Scope.SESSION, tool, pattern)
 
     def grants(self) -> list[ApprovalGrant]:
         """Grants that apply here: session first, then this workspace's, then always."""

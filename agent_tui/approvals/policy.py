@@ -20,7 +20,6 @@ more specific layer wins), but not the deny rules, which are about what a call t
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -41,8 +40,6 @@ from agent_tui.approvals.types import Decision, Scope, Verdict
 from agent_tui.config import Config
 from agent_tui.errors import ConfigError
 from agent_tui.tools.base import Manifest, Prepared
-
-logger = logging.getLogger(__name__)
 
 TERMINAL_TOOL = "run_in_terminal"
 _EDITS = ("tools", "edits", "auto_approve")
@@ -187,22 +184,12 @@ class ApprovalEngine:
         When the state dir cannot be written, the grant is kept for this session instead and the
         problem logged: the user's answer still counts, the call still runs.
         """
-        from filelock import Timeout
-
         if not decision.allow or decision.scope is Scope.ONCE:
             return
         lines = [p.strip() for p in (decision.pattern or "").splitlines() if p.strip()]
         patterns: list[str | None] = list(lines) or [None]
         for pattern in patterns:
-            try:
-                self.grants.add(decision.scope, manifest.name, pattern)
-            except (OSError, Timeout) as exc:
-                logger.warning(
-                    "could not save a %s grant (%s); kept for this session",
-                    decision.scope.value,
-                    exc,
-                )
-                self.grants.add(Scope.SESSION, manifest.name, pattern)
+            self.grants.remember(decision.scope, manifest.name, pattern)
 
     def reset(self, scope: str) -> list[ApprovalGrant]:
         """Forget grants (``session|workspace|always|all``); returns what was forgotten."""

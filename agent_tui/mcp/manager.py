@@ -407,20 +407,33 @@ class McpManager:
             return []
 
     async def sample(self, server: str, request: SamplingRequest) -> SamplingAnswer | None:
-        """Answer a server's sampling request, asking the user the first time (per server)."""
+        """Answer a server's sampling request if the user allows it.
+
+        A lasting allow is a grant (``SAMPLING_GRANT`` for the server) kept like a tool's; a deny
+        holds for the rest of the session. None: declined.
+        """
+        from agent_tui.approvals.grants import SAMPLING_GRANT, GrantStore
+        from agent_tui.approvals.types import Scope
+
         hooks = self.hooks
         if hooks.complete is None:
             return None
+        if hooks.grants is None:
+            hooks.grants = GrantStore(self.workspace)
         lock = self._sampling_locks.setdefault(server, asyncio.Lock())
         async with lock:  # two concurrent first requests ask once
-            consent = hooks.sampling_consent.get(server)
-            if consent is None:
+            if server in hooks.sampling_denied:
+                return None
+            granted = any(g.pattern == server for g in hooks.grants.for_tool(SAMPLING_GRANT))
+            if not granted:
                 if hooks.ask_sampling is None:
                     return None
-                consent = await hooks.ask_sampling(server, request)
-                hooks.sampling_consent[server] = consent
-        if not consent:
-            return None
+                decision = await hooks.ask_sampling(server, request)
+                if not decision.allow:
+                    hooks.sampling_denied.add(server)
+                    return None
+                if decision.scope is not Scope.ONCE:
+                    hooks.grants.remember(decision.scope, SAMPLING_GRANT, server)
         text = await hooks.complete(list(request.messages), request.system, request.max_tokens)
         return SamplingAnswer(text, hooks.model_name)
 

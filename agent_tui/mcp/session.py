@@ -20,6 +20,7 @@ from agent_tui.agent.conversation import Message, TextBlock
 from agent_tui.providers.base import ProviderRequest, TextDelta
 
 if TYPE_CHECKING:
+    from agent_tui.approvals.grants import GrantStore
     from agent_tui.commands.registry import CommandRegistry
     from agent_tui.config import Config
     from agent_tui.mcp.manager import McpManager
@@ -47,6 +48,7 @@ def create_mcp(
     ask_sampling: SamplingConsentHook | None = None,
     complete: CompleteFn | None = None,
     model_name: str = "",
+    grants: GrantStore | None = None,
 ) -> McpManager | None:
     """The session's McpManager with ``/mcp`` and the prompt commands registered (not started).
 
@@ -58,6 +60,7 @@ def create_mcp(
         ask_sampling: the TUI's question before a server's first sampling request (None: decline).
         complete: the configured model for allowed sampling requests (see ``complete_with``).
         model_name: reported to servers as the model that answered a sampling request.
+        grants: the approval engine's grant store, where lasting sampling allows are kept.
 
     Raises:
         ConfigError: a workspace MCP file or server entry is malformed.
@@ -70,7 +73,7 @@ def create_mcp(
     from agent_tui.mcp.manager import McpManager
     from agent_tui.mcp.types import McpHooks
 
-    hooks = McpHooks(on_elicit, ask_sampling, complete, model_name or config.model.name)
+    hooks = McpHooks(on_elicit, ask_sampling, complete, model_name or config.model.name, grants)
     manager = McpManager.from_config(config, tools, hooks)
     register_mcp_commands(commands, manager)
     return manager

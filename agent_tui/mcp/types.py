@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from agent_tui.approvals.grants import GrantStore
+    from agent_tui.approvals.types import Decision
 
 PartKind = Literal["text", "image", "audio", "resource", "link"]
 
@@ -160,8 +164,9 @@ class SamplingAnswer:
 
 # The UI's form for an elicitation: (server, message, requested JSON schema) -> answer.
 ElicitHook = Callable[[str, str, dict[str, Any]], Awaitable[ElicitAnswer]]
-# The UI's consent question for a server's first sampling request: (server, request) -> allow?
-SamplingConsentHook = Callable[[str, SamplingRequest], Awaitable[bool]]
+# The UI's consent question for a server's sampling request: (server, request) -> the answer, whose
+# scope says how long an allow lasts (once, session, workspace, always).
+SamplingConsentHook = Callable[[str, SamplingRequest], Awaitable["Decision"]]
 # The configured model, injected by the app: (messages, system, max_tokens) -> text.
 CompleteFn = Callable[[list[dict[str, str]], str, int], Awaitable[str]]
 
@@ -172,17 +177,21 @@ class McpHooks:
 
     Args:
         on_elicit: show a form built from the schema and return the user's answer.
-        ask_sampling: ask whether a server may use the model (asked once per server per session).
+        ask_sampling: ask whether a server may use the model (asked until a lasting allow is given).
         complete: run the configured model for an allowed sampling request.
         model_name: reported back to the server as the sampling result's ``model``.
+        grants: where lasting sampling allows are kept, beside the tools' grants (the approval
+            engine's store, so ``/approvals`` lists them and ``/reset-confirmations`` clears them);
+            None: the manager keeps its own store for the workspace.
     """
 
     on_elicit: ElicitHook | None = None
     ask_sampling: SamplingConsentHook | None = None
     complete: CompleteFn | None = None
     model_name: str = "agent-tui"
-    # Per-server sampling consent remembered for the session (True allow, False deny).
-    sampling_consent: dict[str, bool] = field(default_factory=dict)
+    grants: GrantStore | None = None
+    # Servers the user refused this session: not asked again until restart (a deny is not stored).
+    sampling_denied: set[str] = field(default_factory=set)
 
 
 class ClientHandlers(Protocol):

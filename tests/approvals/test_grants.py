@@ -37,6 +37,22 @@ def test_scopes_and_where_they_apply(state: Path, folders: tuple[Path, Path]) ->
     assert [g.tool for g in GrantStore(b, state).grants()] == ["fetch_webpage"]
 
 
+def test_remember_keeps_the_grant_for_the_session_when_the_state_dir_is_unwritable(
+    tmp_path: Path, folders: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("a file where the state dir should be")  # fails even for root
+    store = GrantStore(folders[0], blocked)
+    with pytest.raises(OSError):
+        store.add(Scope.WORKSPACE, "create_file")
+    grant = store.remember(Scope.WORKSPACE, "run_in_terminal", "make")
+    assert (grant.scope, grant.tool, grant.pattern) == (Scope.SESSION, "run_in_terminal", "make")
+    assert [g.pattern for g in store.for_tool("run_in_terminal")] == ["make"]
+    assert (
+        "could not save a workspace grant" in caplog.text and "kept for this session" in caplog.text
+    )
+
+
 def test_workspace_grants_are_keyed_by_real_path(
     state: Path, folders: tuple[Path, Path], tmp_path: Path
 ) -> None:

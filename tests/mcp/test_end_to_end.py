@@ -11,6 +11,10 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
+from agent_tui.approvals.grants import SAMPLING_GRANT, GrantStore
+from agent_tui.approvals.types import Decision, Scope
 from agent_tui.build import build_agent
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import load_config
@@ -19,6 +23,9 @@ from agent_tui.mcp.session import complete_with, create_mcp
 from agent_tui.mcp.types import SamplingRequest
 from agent_tui.providers.scripted import ScriptedProvider
 from agent_tui.tools.registry import ToolRegistry
+from tests.helpers import run_cli
+
+SAMPLE_TOOL = "mcp_everything_trigger-sampling-request"
 
 
 async def test_model_calls_an_mcp_tool_and_sees_the_result(
@@ -80,9 +87,9 @@ async def test_sampling_through_the_session_provider(
     provider = ScriptedProvider([{"text": "sampled by the scripted model"}])
     asked: list[str] = []
 
-    async def allow(server: str, request: SamplingRequest) -> bool:
+    async def allow(server: str, request: SamplingRequest) -> Decision:
         asked.append(server)
-        return True
+        return Decision(allow=True)
 
     user = tmp_path / "user.agentrc"
     user.write_text(
@@ -111,3 +118,47 @@ async def test_sampling_through_the_session_provider(
     request = provider.requests[0]
     assert request.system == "You are a helpful test server." and request.max_tokens == 20
     assert "hello" in request.messages[0].text
+
+
+@pytest.mark.parametrize("granted", [False, True])
+def test_headless_sampling_needs_a_stored_grant(
+    workspace: Path, everything_js: Path, tmp_path: Path, granted: bool
+) -> None:
+    """Headless cannot ask, so a server's sampling request is declined unless the user granted it
+    earlier (in the app, for this workspace or always): a stored grant counts as for a tool."""
+    sample = {
+        "tool_calls": [
+            {"id": "c1", "name": SAMPLE_TOOL, "input": {"prompt": "haiku", "maxTokens": 20}}
+        ]
+    }
+    turns = (
+        [sample, {"text": "a sampled haiku"}, {"text": "done"}]
+        if granted
+        else [
+            sample,
+            {"text": "done"},
+        ]
+    )
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(turns))
+    home = tmp_path / "home"
+    (home / ".agentrc").write_text(
+        f'[model]\nprovider = "scripted"\nscript = "{script}"\n\n'
+        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
+    )
+    state = tmp_path / "state"
+    if granted:
+        GrantStore(workspace, state).add(Scope.WORKSPACE, SAMPLING_GRANT, "everything")
+    done = run_cli(
+        workspace,
+        *("-p", "sample", "--output-format", "stream-json", "--allow-tool", SAMPLE_TOOL),
+        env={"HOME": str(home), "AGENT_TUI_STATE_DIR": str(state)},
+    )
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    result = next(e for e in events if e["type"] == "tool_call_finished")["result"]
+    if granted:
+        assert "a sampled haiku" in result["content"] and not result["is_error"], result
+    else:
+        assert result["is_error"] and "declined" in result["content"], result
+    assert events[-1]["result"] == "done"

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from agent_tui.approvals.grants import SAMPLING_GRANT, GrantStore
+from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.manager import McpManager
 from agent_tui.mcp.resources import resolve_mcp_reference, resources_markdown
 from agent_tui.mcp.types import ElicitAnswer, McpHooks, SamplingRequest
@@ -142,15 +144,22 @@ async def test_headless_declines_elicitation(
     assert '"action": "decline"' in result.content
 
 
-async def test_sampling_asks_once_per_server_then_uses_the_model(
-    make_manager: MakeManager, everything_js: Path, workspace: Path
+@pytest.mark.parametrize(
+    ("scope", "questions_asked"), [(Scope.ONCE, 2), (Scope.SESSION, 1), (Scope.WORKSPACE, 1)]
+)
+async def test_sampling_asks_until_a_lasting_allow_then_uses_the_model(
+    make_manager: MakeManager,
+    everything_js: Path,
+    workspace: Path,
+    scope: Scope,
+    questions_asked: int,
 ) -> None:
     questions: list[str] = []
     completions: list[tuple[list[dict[str, str]], str, int]] = []
 
-    async def ask(server: str, request: SamplingRequest) -> bool:
+    async def ask(server: str, request: SamplingRequest) -> Decision:
         questions.append(server)
-        return True
+        return Decision(allow=True, scope=scope)
 
     async def complete(messages: list[dict[str, str]], system: str, max_tokens: int) -> str:
         completions.append((messages, system, max_tokens))
@@ -164,19 +173,56 @@ async def test_sampling_asks_once_per_server_then_uses_the_model(
     second = await call(registry, workspace, name, {"prompt": "again"})
     assert "model says hi" in first.content and '"model": "test-model"' in first.content
     assert "model says hi" in second.content
-    assert questions == ["everything"]  # remembered for the session
+    assert questions == ["everything"] * questions_asked
     messages, system, max_tokens = completions[0]
     assert "ping" in messages[0]["content"] and messages[0]["role"] == "user"
     assert system == "You are a helpful test server." and max_tokens == 33
+    # Only a workspace allow outlives the session: a new store (a new run) still finds it.
+    stored = GrantStore(workspace).for_tool(SAMPLING_GRANT)
+    assert [(g.scope, g.pattern) for g in stored] == (
+        [(Scope.WORKSPACE, "everything")] if scope is Scope.WORKSPACE else []
+    )
 
 
-async def test_sampling_denied_by_the_user_or_headless(
+async def test_a_stored_sampling_grant_is_not_asked_again_until_reset(
     make_manager: MakeManager, everything_js: Path, workspace: Path
 ) -> None:
+    GrantStore(workspace).add(Scope.WORKSPACE, SAMPLING_GRANT, "everything")
+    GrantStore(workspace).add(Scope.WORKSPACE, SAMPLING_GRANT, "another-server")
+    questions: list[str] = []
+
+    async def ask(server: str, request: SamplingRequest) -> Decision:
+        questions.append(server)
+        return Decision(allow=False)
+
+    async def complete(messages: list[dict[str, str]], system: str, max_tokens: int) -> str:
+        return "answered"
+
+    store = GrantStore(workspace)
+    hooks = McpHooks(ask_sampling=ask, complete=complete, grants=store)
+    manager, registry = await make_manager({"everything": stdio(everything_js)}, hooks=hooks)
+    name = "mcp_everything_trigger-sampling-request"
+    await wait_tool(manager, registry, name)
+    assert "answered" in (await call(registry, workspace, name, {"prompt": "a"})).content
+    assert questions == []
+    removed = store.reset("workspace")
+    assert {g.describe().split(" (")[0] for g in removed} == {
+        "MCP server `everything` may use the model",
+        "MCP server `another-server` may use the model",
+    }
+    declined = await call(registry, workspace, name, {"prompt": "b"})
+    assert declined.is_error and questions == ["everything"]
+
+
+async def test_sampling_denied_holds_for_the_session(
+    make_manager: MakeManager, everything_js: Path, workspace: Path
+) -> None:
+    questions: list[str] = []
     completions: list[str] = []
 
-    async def ask(server: str, request: SamplingRequest) -> bool:
-        return False
+    async def ask(server: str, request: SamplingRequest) -> Decision:
+        questions.append(server)
+        return Decision(allow=False)
 
     async def complete(messages: list[dict[str, str]], system: str, max_tokens: int) -> str:
         completions.append("called")
@@ -188,7 +234,11 @@ async def test_sampling_denied_by_the_user_or_headless(
     await wait_tool(manager, registry, name)
     denied = await call(registry, workspace, name, {"prompt": "ping"})
     assert denied.is_error and "declined" in denied.content
-    assert completions == [] and hooks.sampling_consent == {"everything": False}
+    again = await call(registry, workspace, name, {"prompt": "ping"})
+    assert again.is_error and "declined" in again.content
+    assert questions == ["everything"]  # a deny holds for the session: not asked again
+    assert completions == [] and hooks.sampling_denied == {"everything"}
+    assert GrantStore(workspace).for_tool(SAMPLING_GRANT) == []
 
 
 async def test_roots_are_the_workspace(

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from textual.widgets import Checkbox, Input, Label, Static
 
+from agent_tui.approvals.grants import SAMPLING_GRANT, GrantStore
+from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.session import complete_with, create_mcp
 from agent_tui.mcp.types import SamplingRequest
 from agent_tui.ui.app import AgentApp
@@ -62,7 +64,11 @@ async def with_mcp(everything: Path) -> AsyncIterator[list[Harness]]:
 def attach_mcp(h: Harness, made: list[Harness]) -> None:
     deps = h.agent.deps
     deps.mcp = create_mcp(
-        deps.config, deps.tools, deps.commands, complete=complete_with(h.provider, "scripted")
+        deps.config,
+        deps.tools,
+        deps.commands,
+        complete=complete_with(h.provider, "scripted"),
+        grants=deps.approvals.grants,
     )
     assert deps.mcp is not None
     made.append(h)
@@ -145,14 +151,15 @@ async def test_elicitation_escape_cancels(make_agent: MakeAgent, with_mcp: list[
         assert '"action": "cancel"' in tool_results(h.agent)[0].content
 
 
-@pytest.mark.parametrize("key", ["y", "n"])
+@pytest.mark.parametrize("key", ["y", "w", "n"])
 async def test_sampling_consent_allow_or_deny(
     make_agent: MakeAgent, with_mcp: list[Harness], key: str
 ) -> None:
     # Allowed: the sampling request takes the model's second scripted turn; denied: it never runs.
+    # ``w`` also stores a workspace grant, listed with the tools' grants.
     sample = call(SAMPLE_TOOL, "c1", prompt="write a haiku", maxTokens=20)
     turns = [sample, {"text": "sampled haiku"}, {"text": "done"}]
-    h = make_agent(turns if key == "y" else [sample, {"text": "done"}])
+    h = make_agent(turns if key != "n" else [sample, {"text": "done"}])
     attach_mcp(h, with_mcp)
     app = AgentApp(h.agent)
     async with app.run_test(size=(110, 40)) as pilot:
@@ -169,8 +176,12 @@ async def test_sampling_consent_allow_or_deny(
         await pilot.press(key)
         await wait_idle(pilot)
     result = tool_results(h.agent)[0]
-    assert h.agent.deps.mcp.hooks.sampling_consent == {"everything": key == "y"}
-    if key == "y":
+    assert h.agent.deps.mcp.hooks.sampling_denied == ({"everything"} if key == "n" else set())
+    stored = GrantStore(h.agent.deps.config.workspace).for_tool(SAMPLING_GRANT)
+    assert [(g.scope, g.pattern) for g in stored] == (
+        [(Scope.WORKSPACE, "everything")] if key == "w" else []
+    )
+    if key != "n":
         assert "sampled haiku" in result.content and not result.is_error
         sampling = h.provider.requests[1]
         assert "write a haiku" in sampling.messages[0].text and sampling.max_tokens == 20
@@ -343,8 +354,8 @@ async def test_ask_modal_from_a_plain_task_and_cancelled_takes_the_screen_down()
             ask_modal(app, SamplingConsentScreen("srv", request))
         )
         await wait_screen(pilot, "SamplingConsentScreen")
-        await pilot.press("y")
-        assert await answered is True
+        await pilot.press("s")
+        assert await answered == Decision(allow=True, scope=Scope.SESSION)
 
         abandoned = asyncio.get_running_loop().create_task(
             ask_modal(app, SamplingConsentScreen("srv", request))

@@ -68,7 +68,9 @@ def test_elicitation_form(snap_compare: Any, make_agent: MakeAgent) -> None:
 def test_sampling_consent(snap_compare: Any, make_agent: MakeAgent) -> None:
     """Sampling consent. Reviewer should see: "Server everything wants to use the model:", the
     system prompt and the first lines of the request in muted text ("… (2 more lines)" and the
-    token cap), "Your answer holds for this server until you quit." and y Allow / n Deny buttons.
+    token cap), a line saying y allows this request and s, w, a remember it like a tool grant,
+    and the approval modal's buttons without Edit: y Allow once, s Session, w Workspace, a Always,
+    n Deny.
     """
     text = "\n".join(f"line {n}" for n in range(1, 8))
     request = SamplingRequest(({"role": "user", "content": text},), "Be brief.", 100)

@@ -15,6 +15,7 @@ from textual.app import App
 from textual.screen import Screen
 
 if TYPE_CHECKING:
+    from agent_tui.approvals.types import Decision
     from agent_tui.mcp.manager import McpManager
     from agent_tui.mcp.types import ElicitAnswer, SamplingRequest
 
@@ -63,12 +64,13 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
         answer = await ask_modal(app, ElicitScreen(server, message, fields))
         return answer if answer is not None else ElicitAnswer("cancel")
 
-    async def ask_sampling(server: str, request: SamplingRequest) -> bool:
+    async def ask_sampling(server: str, request: SamplingRequest) -> Decision:
+        from agent_tui.approvals.types import Decision
         from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
 
         app.bell()
-        allowed: bool | None = await ask_modal(app, SamplingConsentScreen(server, request))
-        return bool(allowed)  # None: the question was taken down unanswered
+        answer = await ask_modal(app, SamplingConsentScreen(server, request))
+        return answer if answer is not None else Decision(allow=False)  # taken down unanswered
 
     manager.hooks.on_elicit = on_elicit
     manager.hooks.ask_sampling = ask_sampling

@@ -1,4 +1,5 @@
-"""Asked before an MCP server's first sampling request: may it use the model? (issue 7 §6)."""
+"""Asked before an MCP server uses the model (sampling), with the tool approvals' keys: the answer
+is remembered like a grant (y this request, s session, w workspace, a always; n/Esc deny)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.types import SamplingRequest
+from agent_tui.ui.screens.approval import BUTTONS
 
 PREVIEW_LINES = 6
 
@@ -27,13 +30,17 @@ def request_preview(request: SamplingRequest, max_lines: int = PREVIEW_LINES) ->
     return "\n".join(lines)
 
 
-class SamplingConsentScreen(ModalScreen[bool]):
-    """Allow (y) or deny (n, Esc) a server's use of the model for this session."""
+class SamplingConsentScreen(ModalScreen[Decision]):
+    """Allow a server's use of the model once, for the session, the workspace or always; or deny
+    it for the rest of the session."""
 
     CSS_PATH = "sampling_consent.tcss"
     BINDINGS = [
-        Binding("y", "answer(True)", "Allow"),
-        Binding("n,escape", "answer(False)", "Deny"),
+        Binding("y", "allow('once')", "Allow this request"),
+        Binding("s", "allow('session')", "Allow for session"),
+        Binding("w", "allow('workspace')", "Allow for workspace"),
+        Binding("a", "allow('always')", "Always allow"),
+        Binding("n,escape", "deny", "Deny"),
     ]
 
     def __init__(self, server: str, request: SamplingRequest) -> None:
@@ -45,14 +52,25 @@ class SamplingConsentScreen(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Label(f"Server {self.server} wants to use the model:", id="title", markup=False)
             yield Static(request_preview(self.request), id="request", markup=False)
-            yield Label("Your answer holds for this server until you quit.")
+            yield Static(
+                "y allows this request; s, w and a remember it like a tool grant (/approvals). "
+                "A deny holds until you quit.",
+                markup=False,
+            )
             with Horizontal(id="buttons"):
-                yield Button("y Allow", id="allow", variant="success", compact=True)
-                yield Button("n Deny", id="deny", variant="error", compact=True)
+                for button_id, key, label, variant in BUTTONS:
+                    if button_id != "edit":
+                        yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
 
-    def action_answer(self, allow: bool) -> None:
-        self.dismiss(allow)
+    def action_allow(self, scope: str) -> None:
+        self.dismiss(Decision(allow=True, scope=Scope(scope)))
+
+    def action_deny(self) -> None:
+        self.dismiss(Decision(allow=False))
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "allow")
+        if event.button.id == "deny":
+            self.action_deny()
+        elif event.button.id is not None:
+            self.action_allow(event.button.id)
