@@ -53,10 +53,24 @@ def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str]:
 
 
 @dataclass
+class _Thought:
+    """One thinking block being assembled."""
+
+    text: list[str] = field(default_factory=list)
+    signature: str = ""
+    redacted: str = ""
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.signature or self.redacted)
+
+
+@dataclass
 class RoundAssembler:
     text: list[str] = field(default_factory=list)
-    thinking: list[str] = field(default_factory=list)
-    signature: str = ""
+    # Thinking blocks in order. Each goes back to the API as it came (Anthropic verifies each
+    # block's signature), so blocks are never merged: a signature closes one.
+    thoughts: list[_Thought] = field(default_factory=list)
     calls: dict[int, PendingCall] = field(default_factory=dict)
     usage: p.Usage = field(default_factory=p.Usage)
     stop_reason: str = ""
@@ -65,8 +79,13 @@ class RoundAssembler:
         if isinstance(event, p.TextDelta):
             self.text.append(event.text)
         elif isinstance(event, p.ThinkingDelta):
-            self.thinking.append(event.text)
-            self.signature = event.signature or self.signature
+            if event.redacted:
+                self.thoughts.append(_Thought(redacted=event.redacted))
+                return
+            if not self.thoughts or self.thoughts[-1].closed:
+                self.thoughts.append(_Thought())
+            self.thoughts[-1].text.append(event.text)
+            self.thoughts[-1].signature = event.signature or self.thoughts[-1].signature
         elif isinstance(event, p.ToolCallStart):
             self.calls[event.index] = PendingCall(event.id, event.name)
         elif isinstance(event, p.ToolCallDelta):
@@ -92,8 +111,8 @@ class RoundAssembler:
     def message(self, calls: list[RawCall] | None = None) -> Message:
         """The assistant message; ``calls`` None drops tool calls (a cut or cancelled stream)."""
         blocks: list[Block] = []
-        if self.thinking:
-            blocks.append(ThinkingBlock("".join(self.thinking), self.signature))
+        for thought in self.thoughts:
+            blocks.append(ThinkingBlock("".join(thought.text), thought.signature, thought.redacted))
         if self.text:
             blocks.append(TextBlock(self.partial_text))
         for call in calls or []:

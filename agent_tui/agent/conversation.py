@@ -20,6 +20,7 @@ class TextBlock:
 class ThinkingBlock:
     text: str
     signature: str = ""
+    redacted: str = ""  # the data of a redacted_thinking block (then text is empty)
     type: Literal["thinking"] = "thinking"
 
 

@@ -247,11 +247,11 @@ class Agent:
                 assembler.feed(pev)
                 if isinstance(pev, pv.TextDelta):
                     yield ev.TextDelta(pev.text)
-                elif isinstance(pev, pv.ThinkingDelta):
+                elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                     yield ev.ThinkingDelta(pev.text)
         except BaseException:
             # Keep what arrived (not the half-made tool calls) so the user can read and retry.
-            if assembler.text or assembler.thinking:
+            if assembler.text or assembler.thoughts:
                 self.conversation.append(assembler.message(None))
             raise
         state.usage = add_usage(state.usage, assembler.usage)

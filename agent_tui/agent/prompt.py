@@ -70,7 +70,9 @@ def estimate_tokens(text: str) -> int:
 
 
 def _block_tokens(block: Block) -> int:
-    if isinstance(block, TextBlock | ThinkingBlock):
+    if isinstance(block, ThinkingBlock):
+        body = block.text + block.redacted
+    elif isinstance(block, TextBlock):
         body = block.text
     elif isinstance(block, ToolUseBlock):
         body = block.name + json.dumps(block.input, ensure_ascii=False)

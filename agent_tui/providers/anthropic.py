@@ -33,6 +33,8 @@ def wire_block(block: Block) -> dict[str, Any] | None:
         # The API rejects empty and whitespace-only text blocks (e.g. after a cancelled turn).
         return {"type": "text", "text": block.text} if block.text.strip() else None
     if isinstance(block, ThinkingBlock):
+        if block.redacted:
+            return {"type": "redacted_thinking", "data": block.redacted}
         # Unsigned thinking cannot be verified by the API; it would reject the request.
         if not block.signature:
             return None
@@ -68,7 +70,7 @@ def messages_body(request: ProviderRequest) -> dict[str, Any]:
     each round of a tool loop re-reads the previous prefix from the cache.
     """
     messages = wire_messages(request.messages)
-    if messages and messages[-1]["content"][-1]["type"] != "thinking":
+    if messages and "thinking" not in messages[-1]["content"][-1]["type"]:
         messages[-1]["content"][-1] = {**messages[-1]["content"][-1], "cache_control": _CACHE}
     body: dict[str, Any] = {
         "model": request.model,

@@ -85,7 +85,9 @@ class AnthropicReducer:
                 out.append(ToolCallDelta(number, json.dumps(block["input"])))
                 self._tool_has_args[index] = True
             return out
-        return []  # redacted_thinking, server tool blocks, future block types
+        if kind == "redacted_thinking" and block.get("data"):
+            return [ThinkingDelta("", redacted=str(block["data"]))]
+        return []  # server tool blocks, future block types
 
     def _on_content_block_delta(self, event: dict[str, Any]) -> list[ProviderEvent]:
         index = int(event.get("index", 0))

@@ -42,8 +42,13 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class ThinkingDelta:
+    """A piece of the model's reasoning. A ``signature`` closes a thinking block (Anthropic sends
+    it last); ``redacted`` is a whole encrypted block (Anthropic's ``redacted_thinking`` data).
+    Both must go back to the API unchanged in a tool-use loop."""
+
     text: str
     signature: str = ""
+    redacted: str = ""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ class _TurnRecorder:
         self.text: list[str] = []
         self.thinking: list[str] = []
         self.signature = ""
+        self.redacted = ""  # replays as one redacted block after the thinking
         self.calls: dict[int, tuple[str, str, list[str]]] = {}
         self.usage: dict[str, int] = {}
         self.stop_reason: str | None = None
@@ -44,6 +45,7 @@ class _TurnRecorder:
         elif isinstance(event, ThinkingDelta):
             self.thinking.append(event.text)
             self.signature = event.signature or self.signature
+            self.redacted = event.redacted or self.redacted
         elif isinstance(event, ToolCallStart):
             self.calls[event.index] = (event.id, event.name, [])
         elif isinstance(event, ToolCallDelta) and event.index in self.calls:
@@ -71,6 +73,7 @@ class _TurnRecorder:
             text="".join(self.text),
             thinking="".join(self.thinking),
             signature=self.signature,
+            redacted_thinking=self.redacted,
             tool_calls=tuple(calls),
             usage=self.usage,
             stop_reason=self.stop_reason,

@@ -2,12 +2,13 @@
 
 A script is a JSON list (or JSONL, one object a line) of assistant turns::
 
-    {"text": "...", "thinking": "...", "signature": "...",
+    {"text": "...", "thinking": "...", "signature": "...", "redacted_thinking": "...",
      "tool_calls": [{"id": "call_1", "name": "read_file", "input": {"path": "a.py"}}],
      "usage": {"input_tokens": 10, "output_tokens": 5}, "stop_reason": null, "fault": null}
 
 Every key is optional. ``input`` may be a string: it is then sent verbatim as the arguments (how a
-recording keeps arguments the model got wrong). ``stop_reason`` defaults to ``tool_use`` when the
+recording keeps arguments the model got wrong). ``redacted_thinking`` is the opaque ``data`` of an
+Anthropic ``redacted_thinking`` block, sent after the thinking. ``stop_reason`` defaults to ``tool_use`` when the
 turn calls tools, else ``end_turn``.
 
 ``fault`` (read by the fake server; the scripted provider honours the ones marked *):
@@ -29,7 +30,17 @@ from typing import Any
 
 from agent_tui.errors import ConfigError
 
-_TURN_KEYS = {"text", "thinking", "signature", "tool_calls", "usage", "stop_reason", "fault"}
+_TURN_KEYS = {
+    "text",
+    "thinking",
+    "signature",
+    "redacted_thinking",
+    "tool_calls",
+    "usage",
+    "stop_reason",
+    "fault",
+}
+_TEXT_KEYS = ("thinking", "signature", "redacted_thinking", "text")
 _CALL_KEYS = {"id", "name", "input"}
 _SIMPLE_FAULTS = {"cut", "cut_at_end", "stream_error", "malformed_tool_json", "unknown_event"}
 BREAK_FAULTS = ("cut", "stream_error")  # faults that end a turn half-way through its text
@@ -52,6 +63,7 @@ class ScriptTurn:
     text: str = ""
     thinking: str = ""
     signature: str = ""
+    redacted_thinking: str = ""
     tool_calls: tuple[ScriptToolCall, ...] = ()
     usage: dict[str, int] = field(default_factory=dict)
     stop_reason: str | None = None
@@ -65,7 +77,7 @@ class ScriptTurn:
     def to_dict(self) -> dict[str, Any]:
         """The turn as a script object, leaving out empty keys."""
         out: dict[str, Any] = {}
-        for key in ("thinking", "signature", "text"):
+        for key in _TEXT_KEYS:
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.tool_calls:
@@ -109,7 +121,7 @@ def parse_turn(data: Any, *, source: str = "script", position: int = 0) -> Scrip
     unknown = sorted(set(data) - _TURN_KEYS)
     if unknown:
         raise _fail(f"unknown key {unknown[0]!r} (known: {sorted(_TURN_KEYS)})", source, where)
-    for key in ("text", "thinking", "signature"):
+    for key in _TEXT_KEYS:
         if not isinstance(data.get(key, ""), str):
             raise _fail("must be a string", source, f"{where}.{key}")
     calls = []
@@ -134,6 +146,7 @@ def parse_turn(data: Any, *, source: str = "script", position: int = 0) -> Scrip
         text=data.get("text", ""),
         thinking=data.get("thinking", ""),
         signature=data.get("signature", ""),
+        redacted_thinking=data.get("redacted_thinking", ""),
         tool_calls=tuple(calls),
         usage=usage,
         stop_reason=data.get("stop_reason"),

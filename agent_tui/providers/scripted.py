@@ -138,6 +138,8 @@ def turn_events(turn: ScriptTurn) -> list[ProviderEvent | StreamInterrupted]:
     ]
     if turn.signature:
         out.append(ThinkingDelta("", turn.signature))
+    if turn.redacted_thinking:
+        out.append(ThinkingDelta("", redacted=turn.redacted_thinking))
     pieces = chunk_text(turn.text)
     for n, piece in enumerate(pieces):
         out.append(TextDelta(piece))

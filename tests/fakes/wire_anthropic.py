@@ -75,6 +75,12 @@ def message_stream(turn: ScriptTurn, model: str, number: int, input_estimate: in
         out.append(_delta(index, {"type": "signature_delta", "signature": signature}))
         out.append(frame("content_block_stop", {"type": "content_block_stop", "index": index}))
         index += 1
+    if turn.redacted_thinking:
+        # A redacted block arrives whole in its start event, with no deltas.
+        block = {"type": "redacted_thinking", "data": turn.redacted_thinking}
+        out.append(frame("content_block_start", _start(index, block)))
+        out.append(frame("content_block_stop", {"type": "content_block_stop", "index": index}))
+        index += 1
     if turn.text:
         out.append(frame("content_block_start", _start(index, {"type": "text", "text": ""})))
         pieces = chunk_text(turn.text)
@@ -124,6 +130,8 @@ def message_json(turn: ScriptTurn, model: str, number: int, input_estimate: int)
     if turn.thinking:
         signature = turn.signature or f"sig_fake_{number}"
         content.append({"type": "thinking", "thinking": turn.thinking, "signature": signature})
+    if turn.redacted_thinking:
+        content.append({"type": "redacted_thinking", "data": turn.redacted_thinking})
     if turn.text:
         content.append({"type": "text", "text": turn.text})
     for call in turn.tool_calls:

@@ -25,6 +25,11 @@ COMBOS = [
     ("openai", "httpx"),
     ("openai", "sdk"),
 ]
+# For request features only the Messages API has (thinking): ``@anthropic_only`` on a test that
+# takes ``combo`` runs it over both Anthropic transports instead of all four combos.
+anthropic_only = pytest.mark.parametrize(
+    "combo", [c for c in COMBOS if c[0] == "anthropic"], indirect=True, ids=lambda c: "-".join(c)
+)
 
 
 class Sleeps(list[float]):

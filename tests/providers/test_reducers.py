@@ -96,7 +96,7 @@ def test_anthropic_unknown_events_and_blocks_are_ignored() -> None:
             {
                 "type": "content_block_start",
                 "index": 0,
-                "content_block": {"type": "redacted_thinking", "data": "..."},
+                "content_block": {"type": "future_block", "data": "..."},
             }
         )
         == []
@@ -109,6 +109,14 @@ def test_anthropic_unknown_events_and_blocks_are_ignored() -> None:
     )
     assert reducer.feed({"type": "content_block_stop", "index": 0}) == []
     assert reducer.feed({}) == []
+
+
+def test_anthropic_redacted_thinking_arrives_whole() -> None:
+    reducer = AnthropicReducer()
+    block = {"type": "redacted_thinking", "data": "EncBlob=="}
+    start = {"type": "content_block_start", "index": 0, "content_block": block}
+    assert reducer.feed(start) == [ThinkingDelta("", redacted="EncBlob==")]
+    assert reducer.feed({"type": "content_block_stop", "index": 0}) == []
 
 
 def test_anthropic_tool_input_given_whole_at_block_start() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-
 from agent_tui.agent.conversation import (
     Message,
     TextBlock,
@@ -20,7 +18,7 @@ from agent_tui.providers.base import ProviderRequest, ToolSpec
 from agent_tui.providers.openai import OpenAIProvider, completions_body
 from tests.fakes.llm_server import FakeLLM
 
-from .conftest import ProviderFactory, collect
+from .conftest import ProviderFactory, anthropic_only, collect
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -33,6 +31,7 @@ def tool_loop_request(**kwargs: Any) -> ProviderRequest:
             [
                 ThinkingBlock("I need both files.", signature="sig-1"),
                 ThinkingBlock("never signed", signature=""),
+                ThinkingBlock("", redacted="EncRedacted=="),
                 TextBlock("Reading."),
                 ToolUseBlock("call_1", "read_file", {"path": "a.py"}),
                 ToolUseBlock("call_2", "read_file", {"path": "b.py"}),
@@ -111,6 +110,7 @@ def check_anthropic(body: dict[str, Any]) -> None:
             "thinking": "I need both files.",
             "signature": "sig-1",
         },  # kept, signed
+        {"type": "redacted_thinking", "data": "EncRedacted=="},  # kept, unchanged
         {"type": "text", "text": "Reading."},
         {"type": "tool_use", "id": "call_1", "name": "read_file", "input": {"path": "a.py"}},
         {"type": "tool_use", "id": "call_2", "name": "read_file", "input": {"path": "b.py"}},
@@ -155,13 +155,13 @@ def check_openai(body: dict[str, Any]) -> None:
     ]
     assert messages[6:] == [{"role": "user", "content": "next"}]  # blank assistant turn dropped
     assert "I need both files" not in json.dumps(body)  # thinking has no place here
+    assert "EncRedacted" not in json.dumps(body)
 
 
+@anthropic_only
 async def test_anthropic_thinking_budget(
     fake_llm: FakeLLM, build_provider: ProviderFactory, combo: tuple[str, str]
 ) -> None:
-    if combo[0] != "anthropic":
-        pytest.skip("thinking budgets are an Anthropic request field")
     body = await sent_body(
         fake_llm, build_provider, tool_loop_request(thinking_budget=10000, temperature=0.5)
     )

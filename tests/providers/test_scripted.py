@@ -32,6 +32,7 @@ TURNS = [
     {
         "thinking": "Look first.",
         "signature": "sig-9",
+        "redacted_thinking": "EncBlob==",
         "text": "Let me read the file for you.",
         "tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "main.py"}}],
         "usage": {"input_tokens": 50, "output_tokens": 9},
@@ -159,6 +160,9 @@ async def test_record_then_replay_gives_the_same_turns(
             assert [
                 e.signature for e in replayed if isinstance(e, ThinkingDelta) and e.signature
             ] == [e.signature for e in live_turn if isinstance(e, ThinkingDelta) and e.signature]
+            assert [
+                e.redacted for e in replayed if isinstance(e, ThinkingDelta) and e.redacted
+            ] == [e.redacted for e in live_turn if isinstance(e, ThinkingDelta) and e.redacted]
     _, replayed_cut = await collect_error(replay)
     assert isinstance(replayed_cut, StreamInterrupted)
     bad_json = await collect(replay)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
-import pytest
-
+from agent_tui.agent.assemble import RoundAssembler
+from agent_tui.agent.conversation import Message, ToolResultBlock
 from agent_tui.providers.base import (
     Stop,
     TextDelta,
@@ -17,7 +18,7 @@ from agent_tui.providers.base import (
 )
 from tests.fakes.llm_server import FakeLLM
 
-from .conftest import ProviderFactory, collect, simple_request
+from .conftest import ProviderFactory, anthropic_only, collect, simple_request
 
 
 def text_of(events: list[object]) -> str:
@@ -98,15 +99,49 @@ async def test_thinking_streams_before_text(
     assert all(events.index(t) < first_text for t in thinking)
 
 
+@anthropic_only
 async def test_anthropic_thinking_signature_arrives(
     fake_llm: FakeLLM, build_provider: ProviderFactory, combo: tuple[str, str]
 ) -> None:
-    if combo[0] != "anthropic":
-        pytest.skip("Chat Completions has no thinking signatures")
     fake_llm.set_script([{"thinking": "hmm", "signature": "sig-abc", "text": "ok"}])
     events = await collect(build_provider())
     assert [e.signature for e in events if isinstance(e, ThinkingDelta) and e.signature] == [
         "sig-abc"
+    ]
+
+
+@anthropic_only
+async def test_anthropic_thinking_and_redacted_thinking_go_back_unchanged(
+    fake_llm: FakeLLM, build_provider: ProviderFactory, combo: tuple[str, str]
+) -> None:
+    # With extended thinking, the API rejects a tool-use loop whose assistant turn lost or altered
+    # a thinking block, signed or redacted; so both are kept, apart and in order.
+    call = {"id": "toolu_1", "name": "read_file", "input": {"path": "a.py"}}
+    fake_llm.set_script(
+        [
+            {
+                "thinking": "I should read a.py.",
+                "signature": "sig-1",
+                "redacted_thinking": "EncryptedBlob==",
+                "tool_calls": [call],
+            },
+            {"text": "done"},
+        ]
+    )
+    first = simple_request()
+    assembler = RoundAssembler()
+    for event in await collect(build_provider(), first):
+        assembler.feed(event)
+    calls = assembler.finished_calls()
+    reply = Message("user", [ToolResultBlock("toolu_1", "print(1)")])
+    second = replace(first, messages=[*first.messages, assembler.message(calls), reply])
+    await collect(build_provider(), second)
+    assistant = fake_llm.requests[1]["messages"][1]
+    assert assistant["role"] == "assistant"
+    assert assistant["content"] == [
+        {"type": "thinking", "thinking": "I should read a.py.", "signature": "sig-1"},
+        {"type": "redacted_thinking", "data": "EncryptedBlob=="},
+        {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a.py"}},
     ]
 
 
