@@ -22,7 +22,19 @@ async def reset_confirmations(ctx: CommandContext, args: str) -> CommandResult:
         return CommandResult(f"Unknown scope `{scope}`: use one of {', '.join(RESET_SCOPES)}.")
     removed = _engine(ctx).reset(scope)
     lines = [describe_reset(scope, removed), *(f"- {g.describe()}" for g in removed)]
-    return CommandResult("\n".join(lines), data={"removed": [g.to_json() for g in removed]})
+    refused: list[str] = []
+    mcp = ctx.agent.deps.mcp
+    if scope in ("session", "all") and mcp is not None:
+        # A sampling "no" lasts the session; forgetting the session's answers forgets it too.
+        refused = sorted(mcp.hooks.sampling_denied)
+        mcp.hooks.sampling_denied.clear()
+    if refused:
+        lines.append(
+            f"MCP servers you refused the model this session will be asked again: "
+            f"{', '.join(refused)}."
+        )
+    data = {"removed": [g.to_json() for g in removed], "sampling_refusals_cleared": refused}
+    return CommandResult("\n".join(lines), data=data)
 
 
 async def approvals(ctx: CommandContext, args: str) -> CommandResult:

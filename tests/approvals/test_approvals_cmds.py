@@ -13,6 +13,7 @@ from agent_tui.approvals.trust import is_trusted
 from agent_tui.approvals.types import Scope
 from agent_tui.commands.approvals_cmds import register_approval_commands
 from agent_tui.commands.registry import CommandRegistry
+from agent_tui.mcp.manager import McpManager
 from tests.approvals.conftest import EngineFactory
 
 
@@ -20,6 +21,7 @@ from tests.approvals.conftest import EngineFactory
 class _Deps:
     approvals: ApprovalEngine
     workspace: Path
+    mcp: McpManager | None = None
 
 
 @dataclass
@@ -85,6 +87,21 @@ async def test_reset_confirmations(registry: CommandRegistry, ctx: _Context) -> 
     assert "Unknown scope" in (await _run(registry, ctx, "reset-confirmations", "x")).message
     await _run(registry, ctx, "reset-confirmations")  # default: all
     assert engine.grants.grants() == []
+
+
+@pytest.mark.parametrize(
+    ("scope", "cleared"), [("session", True), ("all", True), ("always", False)]
+)
+async def test_reset_of_the_session_forgets_sampling_refusals(
+    registry: CommandRegistry, ctx: _Context, workspace: Path, scope: str, cleared: bool
+) -> None:
+    manager = McpManager({}, tools=None, workspace=workspace)
+    manager.hooks.sampling_denied.add("everything")
+    ctx.agent.deps.mcp = manager
+    result = await _run(registry, ctx, "reset-confirmations", scope)
+    assert manager.hooks.sampling_denied == (set() if cleared else {"everything"})
+    assert ("will be asked again: everything." in result.message) is cleared
+    assert result.data["sampling_refusals_cleared"] == (["everything"] if cleared else [])
 
 
 async def test_trust(registry: CommandRegistry, ctx: _Context, state: Path) -> None:
