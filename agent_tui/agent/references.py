@@ -22,8 +22,15 @@ from agent_tui.errors import ToolError, UsageError
 from agent_tui.tools.base import SessionState, ToolContext
 
 # A token: '#', a name, and for kinds that take one an argument after ':'. It must start the text or
-# follow whitespace/an opening bracket, so "issue#12" or "C#" are not references.
-TOKEN = re.compile(r"(?:(?<=^)|(?<=[\s(\[{\"'`]))#([A-Za-z](?:[\w.-]*\w)?)(?::(\S+))?")
+# follow whitespace/an opening bracket, so "issue#12" or "C#" are not references. An argument that
+# opens a quote runs to the closing quote on the same line, so it may hold spaces
+# (#file:"my notes.txt":10-40); an unclosed quote falls back to the unquoted form and
+# parse_file_arg reports it.
+TOKEN = re.compile(
+    r"(?:(?<=^)|(?<=[\s(\[{\"'`]))#([A-Za-z](?:[\w.-]*\w)?)"
+    r"(?::(\"[^\"\n]*\"\S*|'[^'\n]*'\S*|\S+))?"
+)
+_QUOTES = ('"', "'")
 
 MAX_FILE_BYTES = 4_000_000  # beyond this a #file needs a line range
 MAX_DIFF_CHARS = 1_000_000  # the budget shrinks it further; this only bounds memory
@@ -114,13 +121,18 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 
 
 def _strip_trailing(arg: str) -> str:
-    """Drop sentence punctuation after an argument; a closing bracket stays if it closes one."""
-    while arg and arg[-1] in _TRAILING:
-        opener = _PAIRS.get(arg[-1])
-        if opener is not None and arg.count(opener) >= arg.count(arg[-1]):
+    """Drop sentence punctuation after an argument; a closing bracket stays if it closes one.
+
+    A quoted part (``"my notes.txt"``) is kept whole: only what follows its closing quote is trimmed.
+    """
+    quoted = arg.find(arg[0], 1) + 1 if arg.startswith(_QUOTES) else 0  # 0: unquoted or unclosed
+    head, tail = arg[:quoted], arg[quoted:]
+    while tail and tail[-1] in _TRAILING:
+        opener = _PAIRS.get(tail[-1])
+        if opener is not None and tail.count(opener) >= tail.count(tail[-1]):
             break
-        arg = arg[:-1]
-    return arg
+        tail = tail[:-1]
+    return head + tail
 
 
 # Quoted material is not the user's own words: no references inside fenced code or piped stdin
@@ -131,7 +143,8 @@ _VERBATIM = re.compile(r"```.*?(?:```|\Z)|<stdin>.*?(?:</stdin>|\Z)", re.DOTALL)
 def find_tokens(text: str) -> list[Token]:
     """Every ``#name[:arg]`` in ``text`` outside fenced code and ``<stdin>`` blocks.
 
-    Trailing sentence punctuation is not part of ``arg``.
+    Trailing sentence punctuation is not part of ``arg``; a quoted argument keeps its quotes
+    (``"my notes.txt":10-40``), which the kind's resolver takes apart.
     """
     verbatim = [m.span() for m in _VERBATIM.finditer(text)]
     tokens = []
@@ -151,20 +164,65 @@ def find_tokens(text: str) -> list[Token]:
 # --- #file -------------------------------------------------------------------------------------
 
 _RANGE = re.compile(r"^(?P<path>.+?)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
+# What may follow a quoted path: a line range, then a sentence's full stop.
+_QUOTED_TAIL = re.compile(r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?\.*")
+_USAGE = '#file:src/app.py, #file:src/app.py:10-40 or, with spaces, #file:"my notes.txt":10-40'
 
 
 def parse_file_arg(arg: str) -> tuple[str, int | None, int | None]:
-    """Split ``path[:start[-end]]``; a single ``:n`` means line n alone."""
-    if re.search(r":\d+(-\d+)?\.+$", arg):  # "see #file:app.py:3-9." ends a sentence
-        arg = arg.rstrip(".")
-    match = _RANGE.match(arg)
-    if not arg or match is None:
-        raise UsageError("#file needs a path: #file:src/app.py or #file:src/app.py:10-40")
-    start = int(match["start"]) if match["start"] else None
-    end = int(match["end"]) if match["end"] else start
+    """Split ``path[:start[-end]]``; a single ``:n`` means line n alone.
+
+    The path may be in double or single quotes so it can hold spaces (``"my notes.txt":10-40``);
+    only a line range may follow the closing quote.
+
+    Raises:
+        UsageError: no path, an unclosed quote, or a range that is not 1-based and ascending.
+    """
+    if arg.startswith(_QUOTES):
+        close = arg.find(arg[0], 1)
+        if close < 0:
+            raise UsageError(
+                f"#file:{arg}: the opening {arg[0]} is never closed; put the whole path in quotes "
+                'and any line range after them: #file:"docs/my notes.txt" or '
+                '#file:"docs/my notes.txt":10-40'
+            )
+        tail = _QUOTED_TAIL.fullmatch(arg, close + 1)
+        if close == 1:
+            raise UsageError(f"#file needs a path: {_USAGE}")
+        if tail is None:
+            raise UsageError(f"#file:{arg}: only a line range may follow a quoted path: {_USAGE}")
+        path, first, last = arg[1:close], tail["start"], tail["end"]
+    else:
+        if re.search(r":\d+(-\d+)?\.+$", arg):  # "see #file:app.py:3-9." ends a sentence
+            arg = arg.rstrip(".")
+        match = _RANGE.match(arg)
+        if not arg or match is None:
+            raise UsageError(f"#file needs a path: {_USAGE}")
+        path, first, last = match["path"], match["start"], match["end"]
+    start = int(first) if first else None
+    end = int(last) if last else start
     if start is not None and end is not None and (start < 1 or end < start):
         raise UsageError(f"#file:{arg}: the line range must be 1-based and ascending (10-40)")
-    return match["path"], start, end
+    return path, start, end
+
+
+def quote_path(path: str) -> str:
+    """``path`` as written after ``#file:``, quoted when the unquoted form would not read back whole.
+
+    Spaces, a leading quote, trailing sentence punctuation or a trailing ``:n`` need quotes; the
+    check asks the parser itself, so the two cannot drift apart.
+    """
+    tokens = find_tokens(f"#file:{path}")
+    reads_back = (
+        len(tokens) == 1
+        and tokens[0].arg == path
+        and not path.startswith(_QUOTES)
+        and not re.search(r":\d+(-\d+)?\.*$", path)
+    )
+    if reads_back:
+        return path
+    quote = "'" if '"' in path else '"'
+    return f"{quote}{path}{quote}"
 
 
 def number_lines(lines: list[str], first: int) -> str:
@@ -196,13 +254,14 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
         raise UsageError(f"#file:{arg}: looks like a binary file; only text files can be attached")
     lines = raw.decode("utf-8", errors="replace").splitlines()
     rel = ctx.tool_context.relative(full)
+    written = quote_path(rel)  # the chip label pastes back as input
     total = len(lines)
     if total == 0:
-        header, body, focus, label = f"{rel} (empty file)", "", None, f"#file:{rel}"
+        header, body, focus, label = f"{rel} (empty file)", "", None, f"#file:{written}"
     elif start is None or end is None:
         header = f"{rel} ({total} lines)"
         body, focus = number_lines(lines, 1), None
-        label = f"#file:{rel}"
+        label = f"#file:{written}"
     else:
         if start > total:
             raise UsageError(f"#file:{arg}: the file has only {total} lines")
@@ -210,7 +269,7 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
         header = f"{rel}, lines {start}-{end} of {total}"
         body = number_lines(lines[start - 1 : end], start)
         focus = (2, end - start + 2)  # in the reference text: line 1 is the header
-        label = f"#file:{rel}:{start}-{end}"
+        label = f"#file:{written}:{start}-{end}"
     # The model has now seen the file: an edit need not re-read it first (clobber check, DESIGN §4).
     ctx.session.remember(full)
     return Reference("file", label, f"{header}\n{body}".rstrip("\n"), focus)

@@ -1,12 +1,14 @@
 """What the prompt input offers as you type: `/` commands, `@` participants, `#` references.
 
 Pure logic over the agent's registries (no Textual here), so it is cheap to test. File paths for
-``#file:`` come from ``rg --files`` when ripgrep is available, else a capped walk of the workspace.
+``#file:`` come from ``rg --files`` when ripgrep is available, else a capped walk of the workspace;
+a path with spaces is inserted quoted (``#file:"my notes.txt"``), as the reference parser reads it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_tui.agent.references import quote_path
+
 MAX_FILES = 20_000  # the walk stops here: completion must stay instant in huge trees
 MAX_SHOWN = 12
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache"}
@@ -22,6 +26,11 @@ SPECIAL_REFERENCES = {
     "changes": "the working tree's git diff",
     "terminalLastCommand": "the last terminal command and its output",
 }
+# A `#file:` whose quote is still open at the cursor: the word being completed runs back to the `#`
+# across spaces. It must start the text or follow whitespace/an opening bracket, like a reference.
+_OPEN_QUOTED_FILE = re.compile(
+    r"""(?<![^\s(\[{"'`])#file:(?:"(?P<double>[^"\n]*)|'(?P<single>[^'\n]*))\Z"""
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +125,9 @@ class Completer:
         Returns:
             (start offset of the word being completed, offers); no offers when nothing fits.
         """
+        if quoted := _OPEN_QUOTED_FILE.search(before_cursor):
+            query = quoted["double"] if quoted["double"] is not None else quoted["single"]
+            return quoted.start(), self._files(query)
         start = max(before_cursor.rfind(" "), before_cursor.rfind("\n")) + 1
         word = before_cursor[start:]
         leading = before_cursor[:start].split()
@@ -142,8 +154,7 @@ class Completer:
 
     def _references(self, query: str) -> list[Completion]:
         if query.startswith("file:"):
-            paths = fuzzy_filter(query[5:], self.files)
-            return [Completion(f"#file:{p} ", f"#file:{p}", "file") for p in paths]
+            return self._files(query[5:])
         offers = [
             Completion(f"#{name} ", f"#{name}", desc)
             for name, desc in SPECIAL_REFERENCES.items()
@@ -154,8 +165,12 @@ class Completer:
             if ref.lower().startswith(query.lower()):
                 offers.append(Completion(f"#{ref} ", f"#{ref}", f"tool: {manifest.display_name}"))
         if query:
-            offers += [
-                Completion(f"#file:{p} ", f"#file:{p}", "file")
-                for p in fuzzy_filter(query, self.files)
-            ]
+            offers += self._files(query)
         return offers[:MAX_SHOWN]
+
+    def _files(self, query: str) -> list[Completion]:
+        offers = []
+        for path in fuzzy_filter(query, self.files):
+            reference = f"#file:{quote_path(path)}"
+            offers.append(Completion(f"{reference} ", reference, "file"))
+        return offers

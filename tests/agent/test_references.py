@@ -15,6 +15,7 @@ from agent_tui.agent.references import (
     find_tokens,
     mcp_reference_kind,
     parse_file_arg,
+    quote_path,
 )
 from agent_tui.errors import UsageError
 from agent_tui.tools.base import SessionState, ToolContext
@@ -88,6 +89,77 @@ def test_bad_file_arguments_are_usage_errors(arg: str) -> None:
         parse_file_arg(arg)
 
 
+def test_a_quoted_path_keeps_its_spaces_its_range_and_drops_sentence_punctuation() -> None:
+    text = 'read #file:"docs/my notes.txt":10-40, (#file:\'a b.txt\') and #file:"c d.md".'
+
+    tokens = find_tokens(text)
+
+    assert [t.arg for t in tokens] == ['"docs/my notes.txt":10-40', "'a b.txt'", '"c d.md".']
+    assert text[tokens[0].start : tokens[0].end] == '#file:"docs/my notes.txt":10-40'
+    assert text[tokens[1].start : tokens[1].end] == "#file:'a b.txt'"
+    assert [parse_file_arg(t.arg) for t in tokens] == [
+        ("docs/my notes.txt", 10, 40),
+        ("a b.txt", None, None),
+        ("c d.md", None, None),
+    ]
+
+
+def test_a_reference_word_inside_a_quoted_path_is_not_a_token() -> None:
+    assert [(t.name, t.arg) for t in find_tokens('#file:"log #changes.txt" ok')] == [
+        ("file", '"log #changes.txt"')
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arg", "expected"),
+    [
+        ('"my notes.txt"', ("my notes.txt", None, None)),
+        ('"my notes.txt":7', ("my notes.txt", 7, 7)),
+        ('"my notes.txt":3-9.', ("my notes.txt", 3, 9)),
+        ("'it\"s here.txt'", ('it"s here.txt', None, None)),
+        ('"v2:3"', ("v2:3", None, None)),  # quoted, ":3" is part of the name, not a range
+    ],
+)
+def test_quoted_file_argument_parsing(
+    arg: str, expected: tuple[str, int | None, int | None]
+) -> None:
+    assert parse_file_arg(arg) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('see #file:"a b.txt please', r'#file:"a: the opening " is never closed.*#file:"docs/my'),
+        ("see #file:'a b.txt", r"#file:'a: the opening ' is never closed"),
+        ('see #file:"" now', "#file needs a path"),
+        ('see #file:"a b.txt"x', "only a line range may follow a quoted path"),
+        ('see #file:"a b.txt":40-10', "1-based and ascending"),
+    ],
+)
+def test_bad_quoted_file_arguments_are_usage_errors(text: str, message: str) -> None:
+    (token,) = find_tokens(text)
+    with pytest.raises(UsageError, match=message):
+        parse_file_arg(token.arg)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["my notes.txt", "notes!", "v2:3", "v2:3-4", "'quoted", 'say "hi" now.txt', "a\tb.txt"],
+)
+def test_quote_path_makes_awkward_paths_read_back_whole(path: str) -> None:
+    written = quote_path(path)
+
+    (token,) = find_tokens(f"see #file:{written}, thanks")
+
+    assert written[0] in "\"'"
+    assert parse_file_arg(token.arg) == (path, None, None)
+
+
+@pytest.mark.parametrize("path", ["src/app.py", "f(x).py", "notes.", "a-b_c.d"])
+def test_quote_path_leaves_plain_paths_alone(path: str) -> None:
+    assert quote_path(path) == path
+
+
 # --- #file -------------------------------------------------------------------------------------
 
 
@@ -140,6 +212,38 @@ async def test_a_sentence_ending_dot_is_not_part_of_the_path(
     ref = await resolve(ctx, "file", "app.py.")
 
     assert ref.label == "#file:app.py"
+
+
+async def test_a_quoted_path_with_spaces_is_attached_and_labelled_quoted(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    (workspace / "my docs").mkdir()
+    (workspace / "my docs" / "release notes.txt").write_text("one\ntwo\nthree\n")
+
+    whole = await resolve(ctx, "file", '"my docs/release notes.txt"')
+    ranged = await resolve(ctx, "file", "'my docs/release notes.txt':2-3")
+
+    assert whole.label == '#file:"my docs/release notes.txt"'
+    assert (
+        whole.text.splitlines()[0] == "my docs/release notes.txt (3 lines)"
+    )  # unquoted for the model
+    assert ranged.label == '#file:"my docs/release notes.txt":2-3'
+    assert ranged.text.splitlines()[1:] == ["2\ttwo", "3\tthree"]
+    # The label is valid input: pasted back, it names the same file and lines.
+    (token,) = find_tokens(ranged.label)
+    assert parse_file_arg(token.arg) == ("my docs/release notes.txt", 2, 3)
+
+
+async def test_an_unquoted_path_with_a_space_attaches_only_the_first_word(
+    ctx: ReferenceContext, workspace: Path
+) -> None:
+    (workspace / "my notes.txt").write_text("x\n")
+
+    (token,) = find_tokens("#file:my notes.txt")
+
+    assert token.arg == "my"
+    with pytest.raises(UsageError, match="no such file"):
+        await resolve(ctx, "file", token.arg)
 
 
 async def test_missing_file_is_a_usage_error(ctx: ReferenceContext) -> None:

@@ -102,6 +102,37 @@ def test_file_reference_puts_the_file_text_in_the_request(
     assert "summarise #file:notes.txt" in text
 
 
+def test_quoted_file_reference_with_a_space_puts_the_file_text_in_the_request(
+    workspace: Path, fake_llm: FakeLLM
+) -> None:
+    (workspace / "notes v2.txt").write_text("the launch code is 1234\nsecond line\nthird line\n")
+    (workspace / "notes").write_text("the wrong file\n")  # what an unquoted parse would attach
+    fake_llm.set_script([{"text": "Noted."}])
+
+    done = run_cli(workspace, fake_llm, 'summarise #file:"notes v2.txt":2-3, briefly')
+
+    assert done.returncode == 0, done.stderr
+    (body,) = fake_llm.requests
+    text = request_text(body)
+    assert '<attachment label="#file:&quot;notes v2.txt&quot;:2-3">' in text
+    assert "2\tsecond line\n3\tthird line" in text
+    assert "launch code" not in text and "the wrong file" not in text
+
+
+def test_unclosed_quote_in_a_file_reference_fails_before_sending(
+    workspace: Path, fake_llm: FakeLLM
+) -> None:
+    (workspace / "notes v2.txt").write_text("text\n")
+    fake_llm.set_script([{"text": "should not be asked"}])
+
+    done = run_cli(workspace, fake_llm, 'summarise #file:"notes v2.txt please')
+
+    assert done.returncode == 2
+    assert 'the opening " is never closed' in done.stderr + done.stdout
+    assert '#file:"docs/my notes.txt"' in done.stderr + done.stdout  # says how to write it
+    assert fake_llm.requests == []
+
+
 def test_missing_file_reference_fails_before_sending(workspace: Path, fake_llm: FakeLLM) -> None:
     fake_llm.set_script([{"text": "should not be asked"}])
 

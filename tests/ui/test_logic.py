@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from agent_tui.agent.references import find_tokens, parse_file_arg
 from agent_tui.commands.registry import CommandRegistry, CommandResult, SlashCommand
 from agent_tui.participants.registry import Participant, ParticipantRegistry
 from agent_tui.tools.registry import ToolRegistry
@@ -68,6 +69,49 @@ def test_reference_completion_specials_tools_and_files() -> None:
     start, offers = completer.complete("see #file:apppy")
     assert start == 4
     assert offers[0].insert == "#file:src/app.py "
+
+
+def test_file_completion_quotes_a_path_with_spaces_and_only_that_path() -> None:
+    completer = Completer(_agent(), files=["docs/my notes.txt", "docs/notes.md"])
+
+    _, offers = completer.complete("see #file:notes")
+
+    inserts = {o.insert for o in offers}
+    assert inserts == {'#file:"docs/my notes.txt" ', "#file:docs/notes.md "}
+    assert '#file:"docs/my notes.txt"' in [o.label for o in offers]
+    _, offers = completer.complete("#mynotes")  # a bare `#word` also offers files
+    assert offers[0].insert == '#file:"docs/my notes.txt" '
+
+
+def test_file_completion_inserts_what_the_reference_parser_reads_back() -> None:
+    paths = ["my notes.txt", 'say "hi".txt', "v2:3", "notes!", "plain.txt"]
+
+    _, offers = Completer(_agent(), files=paths).complete("#file:")
+
+    read_back = []
+    for offer in offers:
+        (token,) = find_tokens(f"look at {offer.insert}now")
+        read_back.append(parse_file_arg(token.arg))
+    assert sorted(read_back) == sorted((path, None, None) for path in paths)
+    assert "#file:plain.txt " in [o.insert for o in offers]
+
+
+@pytest.mark.parametrize("typed", ['see #file:"my no', "see #file:'my no"])
+def test_file_completion_inside_an_open_quote_replaces_from_the_hash(typed: str) -> None:
+    completer = Completer(_agent(), files=["docs/my notes.txt", "nothing.py"])
+
+    start, offers = completer.complete(typed)
+
+    assert start == len("see ")
+    assert offers[0].insert == '#file:"docs/my notes.txt" '
+
+
+def test_a_closed_quoted_file_is_not_completed_again() -> None:
+    completer = Completer(_agent(), files=["my notes.txt"])
+
+    assert completer.complete('#file:"my notes.txt" ')[1] == []
+    assert completer.complete('#file:"my notes.txt" and no')[1] == []
+    assert completer.complete('issue#file:"my no')[1] == []  # not a reference mid-word
 
 
 def test_disabled_tools_are_not_offered_as_references() -> None:
