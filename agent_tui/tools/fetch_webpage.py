@@ -1,6 +1,8 @@
 """fetch_webpage (DESIGN §4): http(s) pages as readable text, narrowed to a query.
 
-Every hop of a redirect chain is checked (http(s) only, at most five), bodies are streamed and cut
+Every hop of a redirect chain is checked (http(s) only, at most five, and on the same site: a
+redirect to another host is reported, not followed, so the model asks for that URL in a call of its
+own, which the approval rules see, as Claude Code's WebFetch does), bodies are streamed and cut
 at a size cap, binary content is refused, and each URL reports its own error without failing the
 others. Settings: ``[tools.fetch] timeout_s`` (connect/read, per operation) and ``max_bytes``.
 """
@@ -74,6 +76,19 @@ def check_url(url: str, *, what: str = "URL") -> str:
     return url.strip()
 
 
+def _site(url: str) -> tuple[str, int | None]:
+    """What a redirect must keep: the host (``www.`` aside) and an explicit port."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    return host, parts.port
+
+
+def same_site(origin: str, target: str) -> bool:
+    """A redirect ``target`` may be followed from ``origin``: same site, never https→http."""
+    downgrade = urlsplit(origin).scheme == "https" and urlsplit(target).scheme == "http"
+    return _site(origin) == _site(target) and not downgrade
+
+
 def _urls(input: dict[str, Any]) -> list[str]:
     urls = input.get("urls")
     if isinstance(urls, str):
@@ -106,7 +121,14 @@ async def download(client: httpx.AsyncClient, url: str, max_bytes: int) -> Page:
         async with client.stream("GET", current) as response:
             if response.has_redirect_location:
                 target = str(response.url.join(response.headers["location"]))
-                current = check_url(target, what=f"{current} redirected to")
+                check_url(target, what=f"{current} redirected to")
+                if not same_site(current, target):
+                    raise ToolError(
+                        f"{current} redirects to another site: {target} (HTTP "
+                        f"{response.status_code}). It was not followed; call fetch_webpage with "
+                        "that URL if you want it."
+                    )
+                current = target
                 continue
             if response.status_code >= 400:
                 raise ToolError(f"HTTP {response.status_code} {response.reason_phrase}".rstrip())

@@ -14,6 +14,7 @@ import pytest
 from agent_tui.config import load_config
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import SessionState, ToolContext
+from agent_tui.tools.fetch_webpage import same_site
 from agent_tui.tools.fetch_webpage_text import narrow_to_query, strip_html
 from agent_tui.tools.registry import builtin_registry
 
@@ -189,6 +190,38 @@ async def test_redirect_loop_stops_after_five_hops(
     assert "too many redirects (more than 5)" in result.content
     assert result.is_error is True
     assert server.hits["/loop"] == 6  # the first request and five redirects, then it stopped
+
+
+async def test_redirect_to_another_site_is_reported_not_followed(
+    server: Server, make_ctx: Callable[..., ToolContext]
+) -> None:
+    # An approved URL must not lead the fetch somewhere the approval rules never saw.
+    port = server.url.rsplit(":", 1)[1]
+    elsewhere = f"http://localhost:{port}/article"  # the same server under another host name
+    server.routes["/away"] = Route(302, {"Location": elsewhere})
+    server.routes["/article"] = html(ARTICLE)
+    result = await fetch(make_ctx(), urls=[server.url + "/away"])
+    assert result.is_error is True
+    assert f"redirects to another site: {elsewhere} (HTTP 302)" in result.content
+    assert "call fetch_webpage with that URL" in result.content
+    assert "/article" not in server.hits and "Prune apple trees" not in result.content
+
+
+@pytest.mark.parametrize(
+    ("origin", "target", "followed"),
+    [
+        ("http://example.com/a", "https://example.com/b", True),  # upgraded to https
+        ("https://example.com/a", "https://www.example.com/b", True),
+        ("https://www.Example.com/a", "https://example.com/b", True),
+        ("https://example.com/a", "http://example.com/b", False),  # downgraded
+        ("https://example.com/a", "https://example.com:8443/b", False),
+        ("https://example.com/a", "https://docs.example.com/b", False),
+        ("https://example.com/a", "https://example.com.evil.test/b", False),
+        ("https://example.com/a", "https://example.com@evil.test/b", False),
+    ],
+)
+def test_which_redirects_stay_on_the_site(origin: str, target: str, followed: bool) -> None:
+    assert same_site(origin, target) is followed
 
 
 async def test_redirect_to_a_non_http_scheme_is_refused(
