@@ -50,6 +50,7 @@ class ModelConfig:
     max_tokens: int = 8192
     context_window: int | None = None
     thinking_budget: int | None = None
+    reasoning_effort: str | None = None
     temperature: float | None = None
     script: str | None = None
     timeout_s: float = 600

@@ -18,6 +18,7 @@ MODEL: dict[str, Any] = {
         "max_tokens": {"type": "integer", "minimum": 1},
         "context_window": {"type": "integer", "minimum": 1000},
         "thinking_budget": {"type": "integer", "minimum": 0},
+        "reasoning_effort": {"enum": ["minimal", "low", "medium", "high"]},
         "temperature": {"type": "number", "minimum": 0, "maximum": 2},
         "script": {"type": "string"},
         "timeout_s": {"type": "number", "exclusiveMinimum": 0},

@@ -70,6 +70,7 @@ def test_provider_follows_the_key_in_the_environment(ws: Path) -> None:
         ('[model]\nnmae = "x"\n', "model.nmae", "unknown key"),
         ('[model]\nprovider = "gemini"\n', "model.provider", "is not one of"),
         ('[model]\nmax_tokens = "lots"\n', "model.max_tokens", "is not of type 'integer'"),
+        ('[model]\nreasoning_effort = "max"\n', "model.reasoning_effort", "is not one of"),
         (
             '[tools.terminal.auto_approve]\n"git status" = "yes"\n',
             "tools.terminal.auto_approve.git status",

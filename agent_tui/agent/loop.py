@@ -240,6 +240,7 @@ class Agent:
             max_tokens=self.model.max_tokens,
             temperature=self.model.temperature,
             thinking_budget=self.model.thinking_budget,
+            reasoning_effort=self.model.reasoning_effort,
         )
         assembler = RoundAssembler()
         try:

@@ -33,6 +33,7 @@ class ProviderRequest:
     max_tokens: int = 8192
     temperature: float | None = None
     thinking_budget: int | None = None
+    reasoning_effort: str | None = None  # OpenAI reasoning models: minimal | low | medium | high
 
 
 @dataclass(frozen=True)

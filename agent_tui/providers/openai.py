@@ -81,6 +81,9 @@ def completions_body(request: ProviderRequest, *, official: bool) -> dict[str, A
         ]
     if request.temperature is not None:
         body["temperature"] = request.temperature
+    if request.reasoning_effort:
+        # Only when configured: models without reasoning (and many local servers) reject it.
+        body["reasoning_effort"] = request.reasoning_effort
     return body
 
 

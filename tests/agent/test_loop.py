@@ -16,6 +16,7 @@ from agent_tui.approvals.types import Decision
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
 from agent_tui.errors import ApprovalRequired
+from agent_tui.providers.scripted import ScriptedProvider
 from agent_tui.tools.base import BaseTool, Manifest, Prepared, ToolContext, ToolResult
 
 
@@ -327,7 +328,6 @@ async def test_switching_model_closes_the_old_provider_and_mcp_sampling_follows(
 ) -> None:
     from agent_tui.config import model_config
     from agent_tui.mcp.manager import McpManager
-    from agent_tui.providers.scripted import ScriptedProvider
 
     agent = make_agent(workspace, [{"text": "old"}])
     agent.deps.mcp = McpManager({}, tools=agent.deps.tools, workspace=workspace)
@@ -350,3 +350,24 @@ async def test_switching_model_closes_the_old_provider_and_mcp_sampling_follows(
     assert await hooks.complete([{"role": "user", "content": "hi"}], "", 50) == (  # type: ignore[misc]
         "sampled by the new model"
     )
+
+
+async def test_model_settings_reach_the_request(workspace: Path) -> None:
+    script = workspace.parent / "script-settings.json"
+    script.write_text(json.dumps([{"text": "ok"}]))
+    model = {
+        "provider": "scripted",
+        "script": str(script),
+        "max_tokens": 1234,
+        "temperature": 0.3,
+        "thinking_budget": 2048,
+        "reasoning_effort": "low",
+    }
+    config = load_config(workspace, cli={"model": model}, env={}, user_file=workspace / "none")
+    agent = build_agent(config)
+    await collect(agent, "hi")
+    provider = agent.deps.provider
+    assert isinstance(provider, ScriptedProvider)
+    sent = provider.requests[0]
+    assert (sent.max_tokens, sent.temperature) == (1234, 0.3)
+    assert (sent.thinking_budget, sent.reasoning_effort) == (2048, "low")

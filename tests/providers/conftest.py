@@ -30,6 +30,9 @@ COMBOS = [
 anthropic_only = pytest.mark.parametrize(
     "combo", [c for c in COMBOS if c[0] == "anthropic"], indirect=True, ids=lambda c: "-".join(c)
 )
+openai_only = pytest.mark.parametrize(
+    "combo", [c for c in COMBOS if c[0] == "openai"], indirect=True, ids=lambda c: "-".join(c)
+)
 
 
 class Sleeps(list[float]):

@@ -14,11 +14,12 @@ from agent_tui.agent.conversation import (
     user_text,
 )
 from agent_tui.config import ModelConfig
+from agent_tui.providers.anthropic import messages_body
 from agent_tui.providers.base import ProviderRequest, ToolSpec
 from agent_tui.providers.openai import OpenAIProvider, completions_body
 from tests.fakes.llm_server import FakeLLM
 
-from .conftest import ProviderFactory, anthropic_only, collect
+from .conftest import ProviderFactory, anthropic_only, collect, openai_only
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -168,6 +169,21 @@ async def test_anthropic_thinking_budget(
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 10000}
     assert body["max_tokens"] > 10000  # room for the answer after the thinking
     assert "temperature" not in body  # the API refuses temperature with thinking
+
+
+@openai_only
+async def test_openai_reasoning_effort_only_when_configured(
+    fake_llm: FakeLLM, build_provider: ProviderFactory, combo: tuple[str, str]
+) -> None:
+    body = await sent_body(fake_llm, build_provider, tool_loop_request(reasoning_effort="high"))
+    assert body["reasoning_effort"] == "high"
+    # Left out unless configured: reasoning-less models and local servers reject it.
+    assert "reasoning_effort" not in completions_body(tool_loop_request(), official=True)
+
+
+def test_anthropic_has_no_reasoning_effort() -> None:
+    body = messages_body(tool_loop_request(reasoning_effort="high"))
+    assert "reasoning_effort" not in json.dumps(body)
 
 
 def test_official_openai_gets_max_completion_tokens() -> None:
