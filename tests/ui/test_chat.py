@@ -135,7 +135,7 @@ async def test_edit_input_is_validated_then_allowed(make_agent: MakeAgent) -> No
         error = app.screen.query_one("#edit-error")
         editor.load_text('{"path": "n.txt", "content": ')  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
-        assert "Not valid JSON" in str(error.render())
+        assert "Not accepted: not valid JSON" in str(error.render())
         editor.load_text('{"path": "n.txt"}')  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
         assert "content" in str(error.render())  # the schema's required key is named

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, Static, TextArea
 
+from agent_tui.approvals.keys import input_problem
 from agent_tui.approvals.types import Decision, Scope
 from agent_tui.events import ApprovalRequested
 
@@ -33,26 +34,15 @@ BUTTONS: tuple[
 
 
 def validate_edit(text: str, schema: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
-    """Parse and check the edited input.
+    """Parse and check the edited input (the same check as the headless prompt's ``e``).
 
     Returns:
         (input, "") when it is a JSON object matching ``schema``; (None, what is wrong) otherwise.
     """
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return None, f"Not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-    if not isinstance(value, dict):
-        return None, "The input must be a JSON object."
-    if schema:
-        import jsonschema  # only when someone edits: keeps the modal (and startup) light
-
-        errors = sorted(
-            jsonschema.Draft202012Validator(schema).iter_errors(value), key=lambda e: e.path
-        )
-        if errors:
-            where = "/".join(str(p) for p in errors[0].absolute_path) or "input"
-            return None, f"Does not match the tool's schema at {where}: {errors[0].message}"
+    problem = input_problem(text, schema)
+    if problem is not None:
+        return None, f"Not accepted: {problem}"
+    value: dict[str, Any] = json.loads(text)
     return value, ""
 
 
