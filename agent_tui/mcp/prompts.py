@@ -6,6 +6,7 @@ quote values with spaces (``city="New York"``). The returned messages become the
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from agent_tui.errors import UsageError
@@ -26,7 +27,9 @@ class MissingPromptArguments(UsageError):
 
 
 def command_name(server: str, prompt: str) -> str:
-    return f"mcp.{server}.{prompt}"
+    """``mcp.<server>.<prompt>``, with anything but letters, digits, ``_``, ``.`` and ``-`` made
+    ``_``: a command is one word (``/mcp.my_server.code_review args``), whatever the names hold."""
+    return re.sub(r"[^\w.-]", "_", f"mcp.{server}.{prompt}", flags=re.ASCII)
 
 
 def args_hint(prompt: PromptInfo) -> str:
