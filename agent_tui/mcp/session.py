@@ -73,7 +73,13 @@ def create_mcp(
     from agent_tui.mcp.manager import McpManager
     from agent_tui.mcp.types import McpHooks
 
-    hooks = McpHooks(on_elicit, ask_sampling, complete, model_name or config.model.name, grants)
+    hooks = McpHooks(
+        on_elicit=on_elicit,
+        ask_sampling=ask_sampling,
+        complete=complete,
+        model_name=model_name or config.model.name,
+        grants=grants,
+    )
     manager = McpManager.from_config(config, tools, hooks)
     register_mcp_commands(commands, manager)
     return manager

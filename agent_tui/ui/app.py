@@ -133,7 +133,7 @@ class AgentApp(App[int]):
             await self.transcript.add(Note(self.banner, "warning"))
         for notice in self._startup_notices():
             await self.transcript.add(Note(notice, "warning"))
-        self._install_mcp_hooks()
+        self.install_mcp_hooks()
         self.agent.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
         self._check_trust()
@@ -142,7 +142,7 @@ class AgentApp(App[int]):
             return
         self._load_files()
 
-    def _install_mcp_hooks(self) -> None:
+    def install_mcp_hooks(self) -> None:
         # Elicitation forms and sampling consent are answered here; headless leaves them unset.
         if self.agent.deps.mcp is not None:
             from agent_tui.ui.screens.mcp_questions import install_mcp_hooks
@@ -150,9 +150,11 @@ class AgentApp(App[int]):
             install_mcp_hooks(self, self.agent.deps.mcp)
 
     def _startup_notices(self) -> list[str]:
+        from agent_tui.ui import trust_flow
+
         config = self.agent.deps.config
         notices: list[str] = []
-        if config.ignored_untrusted and self._trust_answer() is False:
+        if config.ignored_untrusted and trust_flow.trust_answer_here(self) is False:
             # Only after a "no": never answered, the trust question comes instead (_check_trust).
             notices.append(
                 f"This folder's .agentrc sets {', '.join(config.ignored_untrusted)}, which apply "
@@ -163,69 +165,21 @@ class AgentApp(App[int]):
             notices.extend(mcp.notices)
         return notices
 
-    # ---- workspace trust (issue 4 §5) ---------------------------------------------------
-
-    def _trust_answer(self) -> bool | None:
-        from agent_tui.approvals.trust import trust_answer
-
-        # The same state dir as the grants and the /trust command.
-        return trust_answer(self.workspace, self.agent.deps.approvals.grants.path.parent)
-
-    def _untrusted_mcp_files(self) -> list[str]:
-        if self.agent.deps.mcp is None:  # no workspace MCP file exists (mcp_configured)
-            return []
-        from agent_tui.mcp.config import ignored_workspace_files
-
-        config = self.agent.deps.config
-        return ignored_workspace_files(config.workspace, trusted=config.trusted)
+    # ---- workspace trust (issue 4 §5): the flow lives in ui/trust_flow.py ----------------
 
     def _check_trust(self) -> None:
-        """Ask once whether to trust a folder with trust-gated settings; apply a stored yes."""
-        config = self.agent.deps.config
-        files = self._untrusted_mcp_files()
-        if config.trusted or not (config.ignored_untrusted or files):
-            return
-        answer = self._trust_answer()
-        if answer is None:
-            self.ask_trust(files)
-        elif answer:  # trusted earlier, yet this agent was built untrusted: catch up
-            self.run_worker(self.apply_trust(True), group="trust")
+        from agent_tui.ui import trust_flow
 
-    @work(exclusive=True, group="trust")
-    async def ask_trust(self, files: list[str]) -> None:
-        from agent_tui.approvals.trust import set_trusted
-        from agent_tui.ui.screens.trust import TrustScreen, gated_settings
-
-        config = self.agent.deps.config
-        settings = gated_settings(config.workspace, config.ignored_untrusted, files)
-        trusted = await self.push_screen_wait(TrustScreen(self.workspace_label, settings))
-        if trusted is None:
-            return  # Esc: asked again next time
-        try:
-            set_trusted(self.workspace, trusted, self.agent.deps.approvals.grants.path.parent)
-        except OSError as exc:  # filelock.Timeout is an OSError too
-            await self.transcript.add(Note(f"Could not store your answer: {exc}", "error"))
-        if trusted:
-            await self.apply_trust(True)
-        else:
-            await self.transcript.add(Note("Not trusted: this folder's own settings stay off."))
+        trust_flow.check_trust(self)
 
     async def apply_trust(self, trusted: bool) -> None:
         """Apply the folder's new trust to the running agent and say what changed."""
-        from agent_tui.build import apply_trust
-        from agent_tui.errors import ConfigError
+        from agent_tui.ui import trust_flow
 
-        try:
-            notes = await apply_trust(self.agent, trusted)
-        except ConfigError as exc:
-            await self.transcript.add(
-                Note(f"Could not apply the folder's settings: {exc}", "error")
-            )
-            return
-        self._install_mcp_hooks()  # a manager created just now needs the UI's hooks
+        await trust_flow.apply_trust(self, trusted)
+
+    def refresh_approval_mode(self) -> None:
         self.status.approval_mode = approval_mode(self.agent)
-        for note in notes:
-            await self.transcript.add(Note(note))
 
     def _first_frame_painted(self, path: str) -> None:
         Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
