@@ -69,6 +69,8 @@ class Config:
     trusted: bool = False
     # Trust-gated keys a workspace .agentrc set that were not applied (folder not trusted).
     ignored_untrusted: tuple[str, ...] = ()
+    # User-only keys a workspace .agentrc set, never applied however trusted (USER_ONLY).
+    ignored_user_only: tuple[str, ...] = ()
     models: dict[str, ModelConfig] = field(default_factory=dict)
     # The CLI-flag layer it was loaded with, so trusting the folder can reload it (build.apply_trust).
     cli: dict[str, Any] = field(default_factory=dict)
@@ -157,6 +159,24 @@ def _in_workspace(model: ModelConfig, workspace: Path) -> ModelConfig:
     return model
 
 
+# Keys only the user's own ~/.agentrc may set, whatever the folder's trust: secrets for MCP
+# ${input:ID} variables must not come from a file a cloned repository controls.
+USER_ONLY = (("mcp", "input_values"),)
+
+
+def _without_user_only(layer: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    dropped = []
+    for section, key in USER_ONLY:
+        if key in layer.get(section, {}):
+            rest = {k: v for k, v in layer[section].items() if k != key}
+            # An emptied section goes too: it must not look like trust-gated settings.
+            layer = {k: v for k, v in layer.items() if k != section} | (
+                {section: rest} if rest else {}
+            )
+            dropped.append(f"{section}.{key}")
+    return layer, dropped
+
+
 def load_config(
     workspace: Path,
     *,
@@ -183,12 +203,16 @@ def load_config(
     merged = copy.deepcopy(DEFAULTS)
     files: list[Path] = []
     ignored: list[str] = []
+    user_only: list[str] = []
     for path, is_workspace in ((user_path, False), (ws_path, True)):
         if not path.is_file() or (is_workspace and path.resolve() == user_path.resolve()):
             continue
         layer = _read_toml(path)
         _validate(layer, str(path))
         files.append(path)
+        if is_workspace:
+            layer, dropped = _without_user_only(layer)
+            user_only += dropped
         if is_workspace and not trusted:
             for key in TRUST_GATED:
                 if key in layer:
@@ -215,6 +239,7 @@ def load_config(
         files=tuple(files),
         trusted=trusted,
         ignored_untrusted=tuple(ignored),
+        ignored_user_only=tuple(user_only),
         models=models,
         cli=copy.deepcopy(cli or {}),
     )

@@ -82,6 +82,21 @@ SCHEMA: dict[str, Any] = {
             "additionalProperties": False,
             "properties": {
                 "connect_timeout_s": {"type": "number", "exclusiveMinimum": 0},
+                # What ${input:ID} in a server entry asks for (VS Code's promptString inputs).
+                "inputs": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "description": {"type": "string"},
+                            "password": {"type": "boolean"},
+                            "default": {"type": "string"},
+                        },
+                    },
+                },
+                # ID = "value": read only from the user's ~/.agentrc (config.USER_ONLY).
+                "input_values": {"type": "object", "additionalProperties": {"type": "string"}},
                 "servers": {
                     "type": "object",
                     "additionalProperties": {

@@ -5,6 +5,10 @@ Sources, later wins on a name clash: the workspace's ``.vscode/mcp.json`` (``ser
 ``load_config`` already drops an untrusted workspace's ``mcp`` key). The two JSON files live in the
 repository, so, like a workspace ``.agentrc``, they are read only when the folder is trusted: a
 cloned repo must not be able to start a process on the user's machine.
+
+``${input:ID}`` stays in the ServerConfig as written: its value (often a secret) is looked up only
+when the server starts (``mcp.inputs``). Each source declares its own inputs: a JSON file in its
+``inputs`` list, ``.agentrc`` in ``[mcp.inputs.ID]``.
 """
 
 from __future__ import annotations
@@ -12,11 +16,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from agent_tui.errors import ConfigError
+from agent_tui.mcp.types import InputSpec
+
+if TYPE_CHECKING:
+    from agent_tui.config import Config
 
 Transport = Literal["stdio", "http", "sse"]
 DEFAULT_CONNECT_TIMEOUT_S = 30.0
@@ -25,16 +34,19 @@ WORKSPACE_FILES: tuple[tuple[str, str], ...] = (
     (".mcp.json", "mcpServers"),
 )
 _VARIABLE = re.compile(r"\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}")
+_INPUT = re.compile(r"\$\{input:([^}]*)\}")
+INPUT_TYPES = ("promptString", "pickString")
 
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """One server, with ``${...}`` variables already expanded.
+    """One server, with ``${...}`` variables already expanded except ``${input:ID}``.
 
     Args:
         name: the server's name (``everything``), used in tool names and commands.
         type: ``stdio`` (a subprocess), ``http`` (streamable HTTP) or ``sse`` (legacy HTTP+SSE).
         origin: where it was defined: ``user``, ``workspace`` or the JSON file's relative path.
+        inputs: the declared inputs its ``${input:ID}`` variables name, in order of first use.
     """
 
     name: str
@@ -47,6 +59,28 @@ class ServerConfig:
     headers: dict[str, str] = field(default_factory=dict)
     disabled: bool = False
     origin: str = "agentrc"
+    inputs: tuple[InputSpec, ...] = ()
+
+    def strings(self) -> Iterator[str]:
+        """Every string that may hold a variable (command, args, env, cwd, url, headers)."""
+        yield from (self.command, *self.args, *self.env.values(), self.cwd, self.url)
+        yield from self.headers.values()
+
+    def with_inputs(self, values: Mapping[str, str]) -> ServerConfig:
+        """This config with each ``${input:ID}`` replaced by ``values[ID]`` (what a start uses)."""
+
+        def fill(text: str) -> str:
+            return _INPUT.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+        return replace(
+            self,
+            command=fill(self.command),
+            args=tuple(fill(a) for a in self.args),
+            env={k: fill(v) for k, v in self.env.items()},
+            cwd=fill(self.cwd),
+            url=fill(self.url),
+            headers={k: fill(v) for k, v in self.headers.items()},
+        )
 
     def describe(self) -> str:
         if self.type == "stdio":
@@ -55,7 +89,10 @@ class ServerConfig:
 
 
 def expand(value: str, workspace: Path, env: dict[str, str]) -> str:
-    """Expand ``${workspaceFolder}``, ``${userHome}`` and ``${env:NAME}`` (unset -> empty)."""
+    """Expand ``${workspaceFolder}``, ``${userHome}`` and ``${env:NAME}`` (unset -> empty).
+
+    ``${input:ID}`` is left as it is: it is filled in when the server starts.
+    """
 
     def sub(match: re.Match[str]) -> str:
         if match.group(1) == "workspaceFolder":
@@ -72,13 +109,103 @@ def _strings(value: Any, where: str, key: str) -> None:
         raise ConfigError("must be a string", file=where, key=key)
 
 
+def parse_inputs(raw: Any, origin: str) -> dict[str, InputSpec]:
+    """The ``inputs`` list of a VS Code ``mcp.json``, by id.
+
+    Raises:
+        ConfigError: it is not a list of objects with a string ``id``, or an entry's type is not
+            ``promptString``/``pickString`` or has fields of the wrong type.
+    """
+    if not isinstance(raw, list):
+        raise ConfigError("must be a list of objects", file=origin, key="inputs")
+    specs: dict[str, InputSpec] = {}
+    for index, entry in enumerate(raw):
+        key = f"inputs[{index}]"
+        if not isinstance(entry, dict):
+            raise ConfigError("must be an object", file=origin, key=key)
+        input_id = entry.get("id")
+        if not isinstance(input_id, str) or not input_id:
+            raise ConfigError("needs a string `id`", file=origin, key=key)
+        key = f"inputs.{input_id}"
+        kind = entry.get("type", "promptString")
+        if kind not in INPUT_TYPES:
+            raise ConfigError(
+                f"type {kind!r} is not supported (only {', '.join(INPUT_TYPES)})",
+                file=origin,
+                key=f"{key}.type",
+            )
+        options: list[str] = []
+        if kind == "pickString":
+            for option in entry.get("options") or []:
+                value = option.get("value") if isinstance(option, dict) else option
+                if not isinstance(value, str):
+                    raise ConfigError(
+                        "must be a list of strings or {label, value} objects",
+                        file=origin,
+                        key=f"{key}.options",
+                    )
+                options.append(value)
+            if not options:
+                raise ConfigError("a pickString needs `options`", file=origin, key=key)
+        specs[input_id] = _input_spec(input_id, entry, origin, key, tuple(options))
+    return specs
+
+
+def parse_agentrc_inputs(raw: Mapping[str, Any] | None) -> dict[str, InputSpec]:
+    """The ``[mcp.inputs.ID]`` tables of ``.agentrc`` (already checked by the schema)."""
+    return {
+        input_id: _input_spec(input_id, entry, ".agentrc", f"mcp.inputs.{input_id}", ())
+        for input_id, entry in (raw or {}).items()
+    }
+
+
+def _input_spec(
+    input_id: str, entry: Mapping[str, Any], origin: str, key: str, options: tuple[str, ...]
+) -> InputSpec:
+    description, password = entry.get("description", ""), entry.get("password", False)
+    default = entry.get("default")
+    _strings(description, origin, f"{key}.description")
+    if not isinstance(password, bool):
+        raise ConfigError("must be true or false", file=origin, key=f"{key}.password")
+    if default is not None:
+        _strings(default, origin, f"{key}.default")
+    return InputSpec(input_id, description, password, default, options)
+
+
+def _used_inputs(
+    config: ServerConfig, declared: Mapping[str, InputSpec], origin: str, key: str
+) -> tuple[InputSpec, ...]:
+    used: dict[str, InputSpec] = {}
+    for text in config.strings():
+        for input_id in _INPUT.findall(text):
+            if input_id not in declared:
+                where = "[mcp.inputs]" if origin == ".agentrc" else "its `inputs` list"
+                raise ConfigError(
+                    f"uses ${{input:{input_id}}}, which {where} does not declare",
+                    file=origin,
+                    key=key,
+                )
+            used.setdefault(input_id, declared[input_id])
+    return tuple(used.values())
+
+
 def parse_server(
-    name: str, raw: dict[str, Any], *, workspace: Path, env: dict[str, str], origin: str
+    name: str,
+    raw: dict[str, Any],
+    *,
+    workspace: Path,
+    env: dict[str, str],
+    origin: str,
+    inputs: Mapping[str, InputSpec] | None = None,
 ) -> ServerConfig:
     """Build a ServerConfig from one entry of any of the three formats.
 
+    Args:
+        inputs: the inputs its source declares, for its ``${input:ID}`` variables.
+
     Raises:
-        ConfigError: the entry is not an object, has the wrong types, or lacks ``command``/``url``.
+        ConfigError: the entry is not an object, has the wrong types, lacks ``command``/``url``,
+            or uses an ``${input:ID}`` that ``inputs`` does not declare.
     """
     key = f"servers.{name}"
     if not isinstance(raw, dict):
@@ -124,7 +251,7 @@ def parse_server(
         raise ConfigError("a stdio server needs `command`", file=origin, key=key)
     if kind != "stdio" and not re.match(r"^https?://", config.url):
         raise ConfigError(f"an {kind} server needs an http(s) `url`", file=origin, key=key)
-    return config
+    return replace(config, inputs=_used_inputs(config, inputs or {}, origin, key))
 
 
 def strip_jsonc(text: str) -> str:
@@ -157,7 +284,8 @@ def strip_jsonc(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
 
 
-def _read_json_servers(path: Path, key: str) -> dict[str, Any]:
+def _read_json_servers(path: Path, key: str) -> tuple[dict[str, Any], dict[str, InputSpec]]:
+    """The file's servers, and the inputs it declares (VS Code's ``inputs``; absent -> none)."""
     try:
         data = json.loads(strip_jsonc(path.read_text(encoding="utf-8")))
     except OSError as exc:
@@ -167,7 +295,7 @@ def _read_json_servers(path: Path, key: str) -> dict[str, Any]:
     servers = data.get(key, {}) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
         raise ConfigError("must be an object of servers", file=str(path), key=key)
-    return servers
+    return servers, parse_inputs(data.get("inputs", []), str(path))
 
 
 def load_servers(
@@ -194,12 +322,16 @@ def load_servers(
         for relative, key in WORKSPACE_FILES:
             path = workspace / relative
             if path.is_file():
-                for name, raw in _read_json_servers(path, key).items():
+                entries, inputs = _read_json_servers(path, key)
+                for name, raw in entries.items():
                     servers[name] = parse_server(
-                        name, raw, workspace=workspace, env=env, origin=str(path)
+                        name, raw, workspace=workspace, env=env, origin=str(path), inputs=inputs
                     )
+    agentrc_inputs = parse_agentrc_inputs((agentrc_mcp or {}).get("inputs"))
     for name, raw in ((agentrc_mcp or {}).get("servers") or {}).items():
-        servers[name] = parse_server(name, raw, workspace=workspace, env=env, origin=".agentrc")
+        servers[name] = parse_server(
+            name, raw, workspace=workspace, env=env, origin=".agentrc", inputs=agentrc_inputs
+        )
     return servers
 
 
@@ -212,3 +344,9 @@ def ignored_workspace_files(workspace: Path, *, trusted: bool) -> list[str]:
 
 def connect_timeout(agentrc_mcp: dict[str, Any] | None) -> float:
     return float((agentrc_mcp or {}).get("connect_timeout_s", DEFAULT_CONNECT_TIMEOUT_S))
+
+
+def user_input_values(config: Config) -> dict[str, str]:
+    """``[mcp.input_values]``: only the user's own ``.agentrc`` can set it (``config.USER_ONLY``)."""
+    values = config.section("mcp", "input_values") or {}
+    return {str(k): str(v) for k, v in values.items()}

@@ -4,7 +4,9 @@ Each server runs in its own asyncio task (the SDK's transports must be entered a
 task), started in the background so a session never waits for a server. The SDK is imported by the
 first server task, never when no server is configured. A server that exits or drops its connection
 is marked ``failed`` and its tools are withdrawn; ``restart()`` brings it back. A stdio server's
-stderr, and our notes about each server, go to ``<state dir>/logs/mcp-<name>.log``.
+stderr, and our notes about each server, go to ``<state dir>/logs/mcp-<name>.log``. A server whose
+config uses ``${input:ID}`` gets those values (``mcp.inputs``) as it starts, before its connect
+timeout begins; one that cannot get them is marked ``failed``, saying how to supply them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import importlib
 import logging
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,7 +28,9 @@ from agent_tui.mcp.config import (
     connect_timeout,
     ignored_workspace_files,
     load_servers,
+    user_input_values,
 )
+from agent_tui.mcp.inputs import InputValues, missing_message
 from agent_tui.mcp.tools import McpTool, build_manifest, source_of
 from agent_tui.mcp.types import (
     CallOutcome,
@@ -115,6 +119,8 @@ class McpManager:
         hooks: the UI's elicitation / sampling callbacks; unset ones decline.
         connect_timeout_s: how long a server may take to start and answer the handshake.
         log_dir: where server logs go (default ``<state dir>/logs``).
+        input_values: reads ``[mcp.input_values]`` of the user's ``.agentrc`` (for ``${input:ID}``;
+            called only when a starting server needs an input).
     """
 
     def __init__(
@@ -126,12 +132,14 @@ class McpManager:
         hooks: McpHooks | None = None,
         connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S,
         log_dir: Path | None = None,
+        input_values: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
         self.registry = tools
         self.workspace = workspace
         self.hooks = hooks or McpHooks()
         self.connect_timeout_s = connect_timeout_s
         self._log_dir = log_dir
+        self.inputs = InputValues(input_values)
         self.servers: dict[str, ServerState] = {
             name: ServerState(
                 config, self._log_path(name), "disabled" if config.disabled else "stopped"
@@ -155,13 +163,19 @@ class McpManager:
             ConfigError: a workspace MCP file or server entry is malformed.
         """
         section = config.section("mcp")
+        servers = load_servers(section, config.workspace, trusted=config.trusted)
         manager = cls(
-            load_servers(section, config.workspace, trusted=config.trusted),
+            servers,
             tools=tools,
             workspace=config.workspace,
             hooks=hooks,
             connect_timeout_s=connect_timeout(section),
+            input_values=lambda: user_input_values(config),
         )
+        if "mcp.input_values" in config.ignored_user_only:
+            manager.notices.append(
+                ".agentrc: this workspace's [mcp.input_values] are ignored; only ~/.agentrc's apply."
+            )
         for relative in ignored_workspace_files(config.workspace, trusted=config.trusted):
             manager.notices.append(
                 f"{relative}: MCP servers not started because this folder is not trusted (/trust)."
@@ -197,14 +211,11 @@ class McpManager:
     def _launch(self, state: ServerState) -> None:
         state.status, state.error, state.timed_out, state.stopping = "starting", "", False, False
         loop = asyncio.get_running_loop()
-        task = loop.create_task(self._run(state), name=f"mcp:{state.name}")
-        state.task = task
-        handle = loop.call_later(self.connect_timeout_s, self._connect_timed_out, state, task)
-        task.add_done_callback(lambda _t: handle.cancel())
+        state.task = loop.create_task(self._run(state), name=f"mcp:{state.name}")
         self._notify(state)
 
-    def _connect_timed_out(self, state: ServerState, task: asyncio.Task[None]) -> None:
-        if state.task is task and state.status == "starting":
+    def _connect_timed_out(self, state: ServerState, task: asyncio.Task[Any] | None) -> None:
+        if task is not None and state.task is task and state.status == "starting":
             state.timed_out = True
             task.cancel()
 
@@ -278,18 +289,44 @@ class McpManager:
             log.write(f"[agent-tui {time.strftime('%H:%M:%S')}] {text}\n")
 
     async def _run(self, state: ServerState) -> None:
+        config = await self._fill_inputs(state)
+        if config is None:
+            return
+        # The connect timeout starts now: the user may take a while to answer an input's question.
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.connect_timeout_s, self._connect_timed_out, state, task)
+        try:
+            await self._connect(state, config)
+        finally:
+            handle.cancel()
+
+    async def _fill_inputs(self, state: ServerState) -> ServerConfig | None:
+        """The server's config with its ``${input:ID}`` values; None (and failed) if one is missing."""
+        values: dict[str, str] = {}
+        for spec in state.config.inputs:
+            value = await self.inputs.value(state.name, spec, self.hooks.ask_input)
+            if value is None:
+                cancelled = self.hooks.ask_input is not None
+                self._fail(state, missing_message(spec, cancelled=cancelled))
+                return None
+            values[spec.id] = value
+        return state.config.with_inputs(values) if values else state.config
+
+    async def _connect(self, state: ServerState, config: ServerConfig) -> None:
         # The SDK import (~1 s) happens only once a server starts, and in a thread so the event
         # loop (the TUI) keeps running meanwhile.
         adapter = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.adapter")
         state.log_path.parent.mkdir(parents=True, exist_ok=True)
         if state.log_path.exists() and state.log_path.stat().st_size > MAX_LOG_BYTES:
             state.log_path.replace(state.log_path.with_suffix(".log.1"))  # keep one old log
+        # The template, not ``config``: input values are often secrets.
         self.write_log(state, f"starting {state.config.describe()}")
         errlog = state.log_path.open("a", encoding="utf-8", buffering=1)
         failure = ""
         try:
             async with adapter.connect(
-                state.config, _Handlers(self, state), errlog=errlog, workspace=self.workspace
+                config, _Handlers(self, state), errlog=errlog, workspace=self.workspace
             ) as connection:
                 state.connection = connection
                 state.features = connection.features

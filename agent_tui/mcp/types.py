@@ -162,11 +162,32 @@ class SamplingAnswer:
     model: str
 
 
+@dataclass(frozen=True)
+class InputSpec:
+    """A value a server's config takes from ``${input:ID}`` (an entry of VS Code's ``inputs``).
+
+    Args:
+        id: the ``ID`` in ``${input:ID}``.
+        description: what to ask the user for.
+        password: hide what is typed.
+        default: pre-filled when asking; used as is when nobody can be asked.
+        options: a ``pickString``'s choices (empty for a ``promptString``).
+    """
+
+    id: str
+    description: str = ""
+    password: bool = False
+    default: str | None = None
+    options: tuple[str, ...] = ()
+
+
 # The UI's form for an elicitation: (server, message, requested JSON schema) -> answer.
 ElicitHook = Callable[[str, str, dict[str, Any]], Awaitable[ElicitAnswer]]
 # The UI's consent question for a server's sampling request: (server, request) -> the answer, whose
 # scope says how long an allow lasts (once, session, workspace, always).
 SamplingConsentHook = Callable[[str, SamplingRequest], Awaitable["Decision"]]
+# The UI's question for a ``${input:ID}`` value: (server, input) -> the value, None if cancelled.
+InputHook = Callable[[str, InputSpec], Awaitable[str | None]]
 # The configured model, injected by the app: (messages, system, max_tokens) -> text.
 CompleteFn = Callable[[list[dict[str, str]], str, int], Awaitable[str]]
 
@@ -179,6 +200,8 @@ class McpHooks:
         on_elicit: show a form built from the schema and return the user's answer.
         ask_sampling: ask whether a server may use the model (asked until a lasting allow is given).
         complete: run the configured model for an allowed sampling request.
+        ask_input: ask for a ``${input:ID}`` value a starting server needs (answers are kept for
+            the session only, never written down: they are often secrets).
         model_name: reported back to the server as the sampling result's ``model``.
         grants: where lasting sampling allows are kept, beside the tools' grants (the approval
             engine's store, so ``/approvals`` lists them and ``/reset-confirmations`` clears them);
@@ -188,6 +211,7 @@ class McpHooks:
     on_elicit: ElicitHook | None = None
     ask_sampling: SamplingConsentHook | None = None
     complete: CompleteFn | None = None
+    ask_input: InputHook | None = None
     model_name: str = "agent-tui"
     grants: GrantStore | None = None
     # Servers the user refused this session: not asked again until restart (a deny is not stored).

@@ -29,6 +29,7 @@ EVERYTHING_JS = (
     ROOT / "tests/.mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 )
 DYNAMIC_SERVER = Path(__file__).parent / "servers" / "dynamic_server.py"
+ENV_SERVER = Path(__file__).parent / "servers" / "env_server.py"
 
 
 @pytest.fixture(autouse=True)
@@ -70,19 +71,29 @@ MakeManager = Callable[..., Awaitable[tuple[McpManager, ToolRegistry]]]
 
 @pytest.fixture
 async def make_manager(workspace: Path) -> AsyncIterator[MakeManager]:
-    """Build a manager over raw ``[mcp.servers]`` entries, start them, wait until they settle."""
+    """Build a manager over raw ``[mcp.servers]`` entries, start them, wait until they settle.
+
+    ``inputs`` are ``[mcp.inputs]`` entries; ``input_values`` stands for the user's
+    ``[mcp.input_values]``.
+    """
     made: list[McpManager] = []
 
     async def make(
-        servers: dict[str, dict[str, Any]], hooks: McpHooks | None = None, timeout: float = 30
+        servers: dict[str, dict[str, Any]],
+        hooks: McpHooks | None = None,
+        timeout: float = 30,
+        *,
+        inputs: dict[str, dict[str, Any]] | None = None,
+        input_values: dict[str, str] | None = None,
     ) -> tuple[McpManager, ToolRegistry]:
         registry = ToolRegistry()
         manager = McpManager(
-            load_servers({"servers": servers}, workspace, trusted=False),
+            load_servers({"servers": servers, "inputs": inputs or {}}, workspace, trusted=False),
             tools=registry,
             workspace=workspace,
             hooks=hooks,
             connect_timeout_s=timeout,
+            input_values=lambda: input_values or {},
         )
         made.append(manager)
         manager.start_all()

@@ -18,7 +18,7 @@ VSCODE_JSONC = """{
     "fs": {"type": "stdio", "command": "npx", "args": ["-y", "srv", "${workspaceFolder}/src",],},
     "remote": {"type": "http", "url": "https://example.test/mcp", "headers": {"Authorization": "Bearer ${env:TOKEN}"}},
   },
-  /* inputs are not supported */
+  /* an empty inputs list */
   "inputs": [],
 }"""
 

@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Checkbox, Input, Label, Static
+from textual.widgets import Checkbox, Input, Label, OptionList, Static
 
 from agent_tui.approvals.grants import SAMPLING_GRANT, GrantStore
 from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.session import complete_with, create_mcp
-from agent_tui.mcp.types import SamplingRequest
+from agent_tui.mcp.types import InputSpec, SamplingRequest, render_parts
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.screens.elicit import ElicitScreen
+from agent_tui.ui.screens.mcp_input import McpInputScreen
+from agent_tui.ui.screens.mcp_questions import ask_modal
 from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen, request_preview
 from agent_tui.ui.widgets.elicit_fields import coerce_text, parse_schema
 from agent_tui.ui.widgets.notes import Note
 from tests.helpers import missing
-from tests.mcp.conftest import EVERYTHING_JS
+from tests.mcp.conftest import ENV_SERVER, EVERYTHING_JS
 from tests.ui.conftest import Harness, MakeAgent
 from tests.ui.helpers import screen_name, send, wait_idle, wait_screen, wait_until
 from tests.ui.test_chat import tool_results
@@ -345,8 +348,6 @@ async def test_ask_modal_from_a_plain_task_and_cancelled_takes_the_screen_down()
     # a request the server abandons must not leave its question on screen.
     from textual.app import App
 
-    from agent_tui.ui.screens.mcp_questions import ask_modal
-
     request = SamplingRequest(({"role": "user", "content": "hi"},), "", 10)
     app: App[None] = App()
     async with app.run_test() as pilot:
@@ -364,3 +365,74 @@ async def test_ask_modal_from_a_plain_task_and_cancelled_takes_the_screen_down()
         abandoned.cancel()
         await wait_until(pilot, lambda: screen_name(pilot) == "Screen", "the question to go")
         assert abandoned.cancelled()
+
+
+# ---- ${input:ID} values a starting server needs ----------------------------------------------
+
+
+async def test_input_question_starts_the_server_with_the_typed_secret(
+    make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    # The hook install_mcp_hooks sets: the server waits at start for the modal's answer.
+    (tmp_path / "home" / ".agentrc").write_text(
+        f'[mcp.servers.env]\ncommand = "{sys.executable}"\nargs = ["{ENV_SERVER}"]\n'
+        'env = { API_KEY = "${input:api-key}" }\n'
+        '[mcp.inputs.api-key]\ndescription = "Search API key"\npassword = true\n',
+        encoding="utf-8",
+    )
+    h = make_agent([])
+    deps = h.agent.deps
+    deps.mcp = create_mcp(deps.config, deps.tools, deps.commands)
+    assert deps.mcp is not None
+    app = AgentApp(h.agent)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_screen(pilot, "McpInputScreen")
+            question = app.screen
+            assert isinstance(question, McpInputScreen) and question.server == "env"
+            assert str(question.query_one("#description", Static).content) == "Search API key"
+            assert question.query_one("#value", Input).password
+            await pilot.press(*"s3cret", "enter")
+            state = deps.mcp.servers["env"]
+            await wait_until(pilot, lambda: state.status != "starting", "the server to start")
+            assert state.status == "running", state.error
+            outcome = await deps.mcp.call_tool("env", "getenv", {"name": "API_KEY"})
+            assert render_parts(outcome.parts) == "s3cret"
+    finally:
+        await deps.mcp.aclose()
+
+
+async def test_input_question_escape_cancels_and_default_is_prefilled() -> None:
+    from textual.app import App
+
+    app: App[None] = App()
+    spec = InputSpec("token", "", default="abc")
+    async with app.run_test() as pilot:
+        loop = asyncio.get_running_loop()
+        answered = loop.create_task(ask_modal(app, McpInputScreen("srv", spec)))
+        await wait_screen(pilot, "McpInputScreen")
+        field = app.screen.query_one("#value", Input)
+        assert field.value == "abc" and not field.password
+        assert str(app.screen.query_one("#description", Static).content) == "token"
+        await pilot.press("escape")
+        assert await answered is None
+
+        answered = loop.create_task(ask_modal(app, McpInputScreen("srv", spec)))
+        await wait_screen(pilot, "McpInputScreen")
+        await pilot.press("enter")
+        assert await answered == "abc"
+
+
+async def test_input_question_pick_string_offers_its_options() -> None:
+    from textual.app import App
+
+    app: App[None] = App()
+    spec = InputSpec("region", "Region", options=("eu", "us", "ap"), default="us")
+    async with app.run_test() as pilot:
+        answered = asyncio.get_running_loop().create_task(
+            ask_modal(app, McpInputScreen("srv", spec))
+        )
+        await wait_screen(pilot, "McpInputScreen")
+        assert app.screen.query_one("#value", OptionList).highlighted == 1  # the default
+        await pilot.press("down", "enter")
+        assert await answered == "ap"

@@ -1,4 +1,5 @@
-"""The TUI's answers to MCP servers' questions: elicitation forms and sampling consent.
+"""The TUI's answers to MCP servers' questions: elicitation forms, sampling consent, and the
+``${input:ID}`` values a server's config needs to start.
 
 The MCP manager awaits these hooks from its server tasks, which run on the app's event loop but
 are not Textual workers, so ``push_screen_wait`` (worker-only) cannot be used; ``ask_modal``
@@ -17,7 +18,7 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from agent_tui.approvals.types import Decision
     from agent_tui.mcp.manager import McpManager
-    from agent_tui.mcp.types import ElicitAnswer, SamplingRequest
+    from agent_tui.mcp.types import ElicitAnswer, InputSpec, SamplingRequest
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,7 +46,7 @@ async def ask_modal(app: App[Any], screen: Screen[T]) -> T | None:
 
 
 def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
-    """Answer ``manager``'s elicitation and sampling-consent requests with modal screens."""
+    """Answer ``manager``'s elicitation, sampling-consent and input requests with modal screens."""
 
     async def on_elicit(server: str, message: str, schema: dict[str, Any]) -> ElicitAnswer:
         from agent_tui.mcp.types import ElicitAnswer
@@ -72,5 +73,12 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
         answer = await ask_modal(app, SamplingConsentScreen(server, request))
         return answer if answer is not None else Decision(allow=False)  # taken down unanswered
 
+    async def ask_input(server: str, spec: InputSpec) -> str | None:
+        from agent_tui.ui.screens.mcp_input import McpInputScreen
+
+        app.bell()
+        return await ask_modal(app, McpInputScreen(server, spec))
+
     manager.hooks.on_elicit = on_elicit
     manager.hooks.ask_sampling = ask_sampling
+    manager.hooks.ask_input = ask_input

@@ -1,0 +1,66 @@
+"""Asks for a ``${input:ID}`` value an MCP server's config needs before it can start.
+
+A text field (hidden when the input is a password), or a list to pick from for a VS Code
+``pickString``. Dismisses with the value (Enter), or None (Esc: the server does not start).
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+
+from agent_tui.mcp.types import InputSpec
+
+
+class McpInputScreen(ModalScreen[str]):
+    """The value of one input for server ``server``; the answer lasts for this session only."""
+
+    CSS_PATH = "mcp_input.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, server: str, spec: InputSpec) -> None:
+        super().__init__()
+        self.server = server
+        self.spec = spec
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(
+                f"MCP server {self.server} needs a value to start:", id="title", markup=False
+            )
+            yield Static(self.spec.description or self.spec.id, id="description", markup=False)
+            if self.spec.options:
+                options = OptionList(*self.spec.options, id="value", compact=True)
+                if self.spec.default in self.spec.options:
+                    options.highlighted = self.spec.options.index(self.spec.default)
+                yield options
+            else:
+                yield Input(
+                    self.spec.default or "",
+                    placeholder=f"${{input:{self.spec.id}}}",
+                    password=self.spec.password,
+                    id="value",
+                    compact=True,
+                )
+            yield Label(
+                "Kept for this session only · Enter submits · Esc cancels (the server won't start)",
+                id="hint",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#value").focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.spec.options[event.option_index])
