@@ -13,9 +13,10 @@ from typing import Any
 from textual.pilot import Pilot
 
 from agent_tui.approvals.grants import workspace_key
-from agent_tui.mcp.types import SamplingRequest
+from agent_tui.mcp.types import InputSpec, SamplingRequest
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.screens.elicit import ElicitScreen
+from agent_tui.ui.screens.mcp_input import McpInputScreen
 from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
 from agent_tui.ui.widgets.elicit_fields import parse_schema
 from tests.ui.conftest import MakeAgent
@@ -79,6 +80,25 @@ def test_sampling_consent(snap_compare: Any, make_agent: MakeAgent) -> None:
         _steady(pilot)
         await pilot.app.push_screen(SamplingConsentScreen("everything", request))
         await pilot.pause()
+
+    assert snap_compare(_app(make_agent), terminal_size=SIZE, run_before=run_before)
+
+
+def test_mcp_input_question(snap_compare: Any, make_agent: MakeAgent) -> None:
+    """An MCP server's ${input:…} question. Reviewer should see: "MCP server search needs a value
+    to start:", the description "Search API key", a one-line input showing six bullets (a password:
+    what was typed is hidden), and the hint "Kept for this session only · Enter submits · Esc
+    cancels (the server won't start)".
+    """
+    spec = InputSpec("search-key", "Search API key", password=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        _steady(pilot)
+        await pilot.app.push_screen(McpInputScreen("search", spec))
+        await pilot.pause()
+        field = pilot.app.screen.query_one("#value")
+        field.cursor_blink = False  # type: ignore[attr-defined]
+        await pilot.press(*"secret")
 
     assert snap_compare(_app(make_agent), terminal_size=SIZE, run_before=run_before)
 

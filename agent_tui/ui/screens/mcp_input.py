@@ -46,9 +46,10 @@ class McpInputScreen(ModalScreen[str]):
                     id="value",
                     compact=True,
                 )
-            yield Label(
+            yield Static(  # a Static wraps where a Label would be cut at the dialog's edge
                 "Kept for this session only · Enter submits · Esc cancels (the server won't start)",
                 id="hint",
+                markup=False,
             )
 
     def on_mount(self) -> None:
