@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,42 @@ def signal_group(pgid: int, sig: int) -> None:
         pass
 
 
+# Every command's environment carries a token of its own: a process that left the command's
+# process group (setsid, a daemon's double fork) still has it, so killing a terminal finds it.
+MARKER_ENV = "AGENT_TUI_TERMINAL"
+
+
+def marked_pids(marker: str) -> list[int]:
+    """Live processes whose environment holds ``MARKER_ENV=marker`` (Linux /proc; else none)."""
+    if not os.path.isdir("/proc"):
+        return []
+    needle = f"\0{MARKER_ENV}={marker}\0".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                environ = fh.read()
+        except OSError:  # gone, or another user's
+            continue
+        if needle in b"\0" + environ:  # a zombie's environ is empty: never matched
+            found.append(int(name))
+    return found
+
+
+def signal_pids(pids: list[int], sig: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _strays_alive(marker: str) -> list[int]:
+    return marked_pids(marker) if marker else []
+
+
 # Every shell we started whose output pipe is still open: the atexit backstop kills what is left.
 _LIVE: set[ShellProcess] = set()
 
@@ -99,15 +136,21 @@ def kill_processes(processes: list[ShellProcess], grace_s: float) -> None:
 
     Synchronous so it also works at interpreter exit, when no event loop runs any more.
     """
-    alive = [p for p in processes if p.transport is not None and group_alive(p.pid)]
+    alive = [
+        p
+        for p in processes
+        if p.transport is not None and (group_alive(p.pid) or _strays_alive(p.marker))
+    ]
     for process in alive:
         process.killed = True
         signal_group(process.pid, signal.SIGTERM)
+        signal_pids(_strays_alive(process.marker), signal.SIGTERM)
     deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline and any(group_alive(p.pid) for p in alive):
+    while time.monotonic() < deadline and any(p.anything_alive() for p in alive):
         time.sleep(0.02)
     for process in alive:
         signal_group(process.pid, signal.SIGKILL)
+        signal_pids(_strays_alive(process.marker), signal.SIGKILL)
         process.close_transport()
 
 
@@ -119,7 +162,13 @@ def _kill_leftovers_at_exit() -> None:
 class ShellProcess(asyncio.SubprocessProtocol):
     """A running shell command whose stdout+stderr go to an OutputCapture (and a log file)."""
 
-    def __init__(self, capture: OutputCapture, on_output: Callable[[str], None] | None) -> None:
+    def __init__(
+        self,
+        capture: OutputCapture,
+        on_output: Callable[[str], None] | None,
+        marker: str = "",
+    ) -> None:
+        self.marker = marker  # MARKER_ENV's value in this command's environment
         self.capture = capture
         self.on_output = on_output
         self.transport: asyncio.SubprocessTransport | None = None
@@ -169,18 +218,25 @@ class ShellProcess(asyncio.SubprocessProtocol):
             return "killed"
         return f"killed by signal {-code}" if code < 0 else f"exited {code}"
 
+    def anything_alive(self) -> bool:
+        """Whether any process of this command lives: in its group, or one that left it."""
+        return group_alive(self.pid) or bool(_strays_alive(self.marker))
+
     async def terminate(self, grace_s: float = TERM_GRACE_S) -> None:
-        """Kill the whole process group: SIGTERM, up to ``grace_s`` to exit, then SIGKILL."""
+        """Kill the whole process group and any process that left it: SIGTERM, up to
+        ``grace_s`` to exit, then SIGKILL."""
         pgid = self.pid
-        if self.returncode is None or group_alive(pgid):
+        if self.returncode is None or self.anything_alive():
             self.killed = True
         signal_group(pgid, signal.SIGTERM)
+        signal_pids(_strays_alive(self.marker), signal.SIGTERM)
         deadline = time.monotonic() + grace_s
         # Polling: there is no event for "the last member of a process group died".
-        while group_alive(pgid) and time.monotonic() < deadline:
+        while self.anything_alive() and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
-        if group_alive(pgid):
+        if self.anything_alive():
             signal_group(pgid, signal.SIGKILL)
+            signal_pids(_strays_alive(self.marker), signal.SIGKILL)
         await self.exited.wait()
 
     def close_transport(self) -> None:
@@ -211,11 +267,12 @@ async def spawn(
     """
     log_path, log = open_log(label)
     capture = OutputCapture(log)
-    env: dict[str, Any] = {**os.environ, **_QUIET_ENV, **(extra_env or {})}
+    marker = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    env: dict[str, Any] = {**os.environ, **_QUIET_ENV, **(extra_env or {}), MARKER_ENV: marker}
     loop = asyncio.get_running_loop()
     try:
         _, proc = await loop.subprocess_exec(
-            lambda: ShellProcess(capture, on_output),
+            lambda: ShellProcess(capture, on_output, marker),
             shell,
             "-c",
             command,

@@ -344,6 +344,30 @@ async def test_background_terminal_output_status_and_kill(ctx: ToolContext) -> N
     assert "killed" in after.content
 
 
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="the sweep reads /proc (Linux)")
+async def test_kill_reaches_a_process_that_left_the_group(ctx: ToolContext) -> None:
+    # `setsid` puts sleep in a session (and process group) of its own: a group kill misses it.
+    command = "setsid sleep 300 & echo child=$!; sleep 300"
+    started = await run(ctx, command=command, is_background=True)
+    terminal = terminal_manager(ctx.session).get(started.data["terminal_id"])
+    await wait_until(lambda: "child=" in terminal.process.capture.head)
+    pid = child_pid(terminal.process.capture.head)
+    await wait_until(lambda: os.getsid(pid) == pid)  # setsid has run: it left the group
+    assert os.getpgid(pid) != terminal.process.pid
+    await call("kill_terminal", ctx, terminal_id=terminal.terminal_id)
+    await wait_until(lambda: not pid_alive(pid))
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="the sweep reads /proc (Linux)")
+async def test_a_timeout_kills_a_double_forked_daemon_too(ctx: ToolContext) -> None:
+    # The classic daemon: fork, setsid, fork again, so it is not even the shell's child.
+    command = "( setsid sh -c 'sleep 300 & echo child=$!' & ); sleep 300"
+    result = await run(ctx, command=command, timeout_s=1)
+    assert result.data["timed_out"] is True
+    pid = child_pid(result.content)
+    await wait_until(lambda: not pid_alive(pid))
+
+
 async def test_background_terminal_reports_its_exit_code(ctx: ToolContext) -> None:
     started = await run(ctx, command="echo done; exit 7", is_background=True)
     terminal = terminal_manager(ctx.session).get(started.data["terminal_id"])
