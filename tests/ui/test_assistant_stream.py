@@ -38,6 +38,11 @@ class Host(App[None]):
         # A blank line inside a fence is not a boundary; the block after the fence is.
         ("```\nx\n\ny\n```\n\nafter", len("```\nx\n\ny\n```\n\n")),
         ("~~~\nx\n\ny", 0),
+        # A longer fence is not closed by a shorter one (Markdown about Markdown).
+        (
+            "````md\n```\n\nstill inside\n````\n\nafter",
+            len("````md\n```\n\nstill inside\n````\n\n"),
+        ),
         # An indented line after a blank one continues a list item (or is indented code).
         ("- item\n\n  more of the item", 0),
         ("text\n\n\n\nnext", len("text\n\n\n\n")),

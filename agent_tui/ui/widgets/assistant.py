@@ -5,9 +5,10 @@ the stream coalesces fragments so rendering never falls behind. Fragments are al
 most ``STREAM_FPS`` updates a second: each update re-lays out the transcript, and left to itself
 the stream updates as often as layout allows, which at 2,000 tokens/s kept a core busy. And as a
 long answer grows, its finished head is frozen (see below) so the live ``Markdown`` keeps a few
-blocks instead of hundreds, each laid out again on every update. Once the answer is complete it is
-swapped for a single ``Static`` holding a Rich Markdown rendering: a long transcript then costs one
-widget per answer instead of dozens, which keeps layout (and so streaming) fast at the end of it.
+blocks instead of hundreds, each laid out again on every update. Once the answer is complete the
+rest is swapped for a ``Static`` holding a Rich Markdown rendering (after the heads frozen on the
+way, if any): a long transcript then costs a widget or a few per answer instead of dozens, which
+keeps layout (and so streaming) fast at the end of it. A remounted answer is one widget.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def stable_prefix(text: str) -> int:
     A block starts after a blank line, outside a code fence, on a line that is not indented (an
     indented line may continue a list item or be indented code).
     """
-    fence = ""
+    fence = ""  # the open fence's marker run, e.g. "```" or "~~~~"
     offset = best = 0
     after_blank = False
     for line in text.splitlines(keepends=True):
@@ -46,9 +47,9 @@ def stable_prefix(text: str) -> int:
         if not fence and after_blank and stripped and not line[0].isspace():
             best = offset
         if not fence and stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
+            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
         elif fence and stripped.startswith(fence) and not stripped.strip(fence[0]):
-            fence = ""
+            fence = ""  # a closing fence: the same character, at least as many, nothing else
         after_blank = not fence and not stripped
         offset += len(line)
     return best
@@ -163,7 +164,7 @@ class AssistantMessage(Vertical):
             self._thinking_view.update(self.thinking)
 
     async def finish(self) -> None:
-        """Flush the stream and freeze the answer into one widget (safe to call twice)."""
+        """Flush the stream and freeze the rest of the answer (safe to call twice)."""
         if self._flush_timer is not None:
             self._flush_timer.stop()
             self._flush_timer = None
