@@ -169,14 +169,16 @@ def _run(args: argparse.Namespace) -> int:
         from agent_tui.config import model_config
         from agent_tui.resources import data_dir
 
-        demo = {"provider": "scripted", "script": str(data_dir("prompts") / "demo.json")}
+        demo = {
+            "provider": "scripted",
+            "script": str(data_dir("prompts") / "demo.json"),
+            "chunk_delay_s": 0.012,  # the demo streams visibly
+        }
         config = dataclasses.replace(config, model=model_config(demo, {}))
         banner = DEMO_BANNER
     from agent_tui.build import build_agent
 
     agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
-    if banner is not None:
-        agent.deps.provider.chunk_delay = 0.012  # type: ignore[attr-defined]  # the demo streams visibly
     if headless:
         from agent_tui.headless import HeadlessOptions, run_headless
 

@@ -53,6 +53,7 @@ class ModelConfig:
     reasoning_effort: str | None = None
     temperature: float | None = None
     script: str | None = None
+    chunk_delay_s: float = 0  # scripted provider: pause between streamed chunks
     timeout_s: float = 600
     max_retries: int = 4
 

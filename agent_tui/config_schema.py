@@ -21,6 +21,7 @@ MODEL: dict[str, Any] = {
         "reasoning_effort": {"enum": ["minimal", "low", "medium", "high"]},
         "temperature": {"type": "number", "minimum": 0, "maximum": 2},
         "script": {"type": "string"},
+        "chunk_delay_s": {"type": "number", "minimum": 0, "maximum": 1},
         "timeout_s": {"type": "number", "exclusiveMinimum": 0},
         "max_retries": {"type": "integer", "minimum": 0, "maximum": 10},
     },

@@ -99,7 +99,7 @@ class ScriptedProvider:
         """
         if not model_config.script:
             raise ConfigError("the scripted provider needs a script file", key="model.script")
-        return cls(model_config.script)
+        return cls(model_config.script, chunk_delay=model_config.chunk_delay_s)
 
     async def stream(self, request: ProviderRequest) -> AsyncIterator[ProviderEvent]:
         """Play the next turn.

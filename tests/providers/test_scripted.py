@@ -190,3 +190,12 @@ async def test_a_second_recorder_on_the_same_file_appends(tmp_path: Path) -> Non
     second = RecordingProvider(ScriptedProvider([{"text": "two"}]), record)
     await collect(second)
     assert [json.loads(line)["text"] for line in record.read_text().splitlines()] == ["one", "two"]
+
+
+def test_chunk_delay_comes_from_the_model_config(tmp_path: Path) -> None:
+    # The demo and anyone watching a replay set it in [model]; tests leave it at 0.
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps(TURNS))
+    paced = ModelConfig("scripted", "scripted", "", "", script=str(script), chunk_delay_s=0.01)
+    assert ScriptedProvider.from_config(paced).chunk_delay == 0.01
+    assert ScriptedProvider.from_config(scripted_config(script)).chunk_delay == 0
