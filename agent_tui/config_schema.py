@@ -56,6 +56,21 @@ SCHEMA: dict[str, Any] = {
                         "auto_approve": _BOOL_MAP,
                         "shell": {"type": "string"},
                         "timeout_s": {"type": "number", "exclusiveMinimum": 0, "maximum": 600},
+                        # What commands inherit (tools/terminal_env.py); trust-gated with [tools].
+                        "env": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "inherit": {"enum": ["all", "core", "none"]},
+                                "ignore_default_excludes": {"type": "boolean"},
+                                "exclude": {"type": "array", "items": {"type": "string"}},
+                                "include_only": {"type": "array", "items": {"type": "string"}},
+                                "set": {
+                                    "type": "object",
+                                    "additionalProperties": {"type": "string"},
+                                },
+                            },
+                        },
                     },
                 },
                 "urls": {

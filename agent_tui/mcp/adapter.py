@@ -46,6 +46,7 @@ from agent_tui.mcp.types import (
     TemplateInfo,
     ToolInfo,
 )
+from agent_tui.subreaper import SERVER_MARKER_ENV
 
 logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -108,14 +109,32 @@ def _sampling_request(params: mt.CreateMessageRequestParams) -> SamplingRequest:
     )
 
 
+# Locale on top of the SDK's safe set (HOME, LOGNAME, PATH, SHELL, TERM, USER), so a server
+# reads and prints UTF-8 as it would in the user's shell.
+_LOCALE_PREFIXES = ("LANG", "LC_")
+
+
+def server_environment(configured: dict[str, str]) -> dict[str, str]:
+    """A stdio server's environment: the SDK's safe default, the locale, and its config's ``env``.
+
+    Never the whole ``os.environ``: API keys and tokens the user exported reach a server only
+    when its entry names them (``env = { GITHUB_TOKEN = "${env:GITHUB_TOKEN}" }``).
+    """
+    locale = {k: v for k, v in os.environ.items() if k.startswith(_LOCALE_PREFIXES)}
+    return {
+        **mcp.client.stdio.get_default_environment(),
+        **locale,
+        **configured,
+        SERVER_MARKER_ENV: str(os.getpid()),
+    }
+
+
 def _transport(config: ServerConfig, errlog: TextIO, cwd: Path) -> Any:
     if config.type == "stdio":
         params = StdioServerParameters(
             command=config.command,
             args=list(config.args),
-            # The parent's whole environment (PATH, proxies, tokens the user exported) plus the
-            # configured env; the SDK's default passes only a handful of variables.
-            env={**os.environ, **config.env},
+            env=server_environment(config.env),
             cwd=str(cwd / config.cwd) if config.cwd else str(cwd),
         )
         return stdio_client(params, errlog=errlog)

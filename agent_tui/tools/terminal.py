@@ -16,6 +16,7 @@ from typing import Any
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.terminal_env import terminal_environment
 from agent_tui.tools.terminal_manager import terminal_manager
 from agent_tui.tools.terminal_process import (
     CWD_FILE_ENV,
@@ -35,6 +36,15 @@ PIPE_DRAIN_S = 0.3
 def _terminal_settings(ctx: ToolContext) -> dict[str, Any]:
     section = ctx.config.section("tools", "terminal") if ctx.config is not None else None
     return section if isinstance(section, dict) else {}
+
+
+def command_environment(ctx: ToolContext) -> dict[str, str]:
+    """The environment a command runs with: ``[tools.terminal.env]`` over the app's (no API keys)."""
+    config = ctx.config
+    key_names: list[str] = []
+    if config is not None:
+        key_names = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
+    return terminal_environment(os.environ, _terminal_settings(ctx).get("env"), key_names)
 
 
 def current_cwd(ctx: ToolContext) -> Path:
@@ -135,7 +145,7 @@ class RunInTerminalTool(BaseTool):
                 cwd=cwd,
                 label="run",
                 on_output=ctx.on_output,
-                extra_env={CWD_FILE_ENV: cwd_file},
+                env={**command_environment(ctx), CWD_FILE_ENV: cwd_file},
             )
             timed_out = await self._wait(proc, timeout)
             new_cwd = Path(cwd_file).read_text(encoding="utf-8", errors="replace").strip()
@@ -215,7 +225,9 @@ class RunInTerminalTool(BaseTool):
     async def _start_background(
         self, command: str, shell: str, cwd: Path, ctx: ToolContext
     ) -> ToolResult:
-        proc, log_path = await spawn(command, shell=shell, cwd=cwd, label="bg")
+        proc, log_path = await spawn(
+            command, shell=shell, cwd=cwd, label="bg", env=command_environment(ctx)
+        )
         terminal = terminal_manager(ctx.session).add(command, cwd, proc, log_path)
         tid = terminal.terminal_id
         content = (

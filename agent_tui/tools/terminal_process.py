@@ -15,11 +15,12 @@ import shutil
 import signal
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.subreaper import REAPER, adopted_orphans, descendants, environ_value, snapshot
 from agent_tui.tools.terminal_output import OutputCapture, open_log
 
 # Shells that understand the POSIX `trap ... EXIT` we use to learn the final working directory.
@@ -96,26 +97,7 @@ def signal_group(pgid: int, sig: int) -> None:
 MARKER_ENV = "AGENT_TUI_TERMINAL"
 
 
-def marked_pids(marker: str) -> list[int]:
-    """Live processes whose environment holds ``MARKER_ENV=marker`` (Linux /proc; else none)."""
-    if not os.path.isdir("/proc"):
-        return []
-    needle = f"\0{MARKER_ENV}={marker}\0".encode()
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/environ", "rb") as fh:
-                environ = fh.read()
-        except OSError:  # gone, or another user's
-            continue
-        if needle in b"\0" + environ:  # a zombie's environ is empty: never matched
-            found.append(int(name))
-    return found
-
-
-def signal_pids(pids: list[int], sig: int) -> None:
+def signal_pids(pids: Iterable[int], sig: int) -> None:
     for pid in pids:
         try:
             os.kill(pid, sig)
@@ -123,8 +105,43 @@ def signal_pids(pids: list[int], sig: int) -> None:
             pass
 
 
-def _strays_alive(marker: str) -> list[int]:
-    return marked_pids(marker) if marker else []
+# Every shell this app started (pid, which is also its session id -> its marker), finished or not:
+# what a command left behind is found through it until the app exits.
+_SHELLS: dict[int, str] = {}
+
+
+def command_pids(targets: dict[int, str]) -> set[int]:
+    """Live processes of the commands in ``targets`` (shell pid -> marker), and escaped ones no
+    other command claims.
+
+    A command's own: its session (``start_new_session``; only among the app's descendants, since
+    a session id is a pid and pids are reused), processes carrying its marker, and everything
+    below those. Escaped: orphans the app adopted as a child subreaper (``env -i setsid x &``)
+    that carry neither another command's session nor its marker. One /proc scan for all targets.
+    """
+    table = snapshot()
+    if not table:
+        return set()
+    markers = set(targets.values())
+    others = set(_SHELLS.values()) - markers
+    me = os.getpid()
+    roots = {pid for pid in descendants(table, [me]) if table[pid].sid in targets}
+    for pid, proc in table.items():
+        # Every process, not only the app's: without a subreaper a setsid'd one left our tree.
+        if not proc.zombie and environ_value(pid, MARKER_ENV) in markers:
+            roots.add(pid)
+    for orphan in adopted_orphans(table, _SHELLS):
+        if orphan.sid in _SHELLS and orphan.sid not in targets:
+            continue  # still in another command's session: dies with that one
+        if environ_value(orphan.pid, MARKER_ENV) not in others:
+            roots.add(orphan.pid)
+    found = {pid for pid in descendants(table, roots) if not table[pid].zombie and pid != me}
+    REAPER.claim(table[pid] for pid in found if pid not in _SHELLS)
+    return found
+
+
+def _reap() -> None:
+    REAPER.scan(_SHELLS)
 
 
 # Every shell we started whose output pipe is still open: the atexit backstop kills what is left.
@@ -136,27 +153,38 @@ def kill_processes(processes: list[ShellProcess], grace_s: float) -> None:
 
     Synchronous so it also works at interpreter exit, when no event loop runs any more.
     """
-    alive = [
-        p
-        for p in processes
-        if p.transport is not None and (group_alive(p.pid) or _strays_alive(p.marker))
-    ]
+    alive = [p for p in processes if p.transport is not None and p.anything_alive()]
     for process in alive:
         process.killed = True
-        signal_group(process.pid, signal.SIGTERM)
-        signal_pids(_strays_alive(process.marker), signal.SIGTERM)
+        process.signal_all(signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline and any(p.anything_alive() for p in alive):
         time.sleep(0.02)
     for process in alive:
-        signal_group(process.pid, signal.SIGKILL)
-        signal_pids(_strays_alive(process.marker), signal.SIGKILL)
+        process.signal_all(signal.SIGKILL)
         process.close_transport()
+    _reap()
 
 
-@atexit.register
-def _kill_leftovers_at_exit() -> None:
-    kill_processes(list(_LIVE), grace_s=0.5)
+def kill_leftovers(grace_s: float) -> None:
+    """Kill what every command of this app left running (finished ones too) and the orphans the
+    app adopted: the exit path. Synchronous, like kill_processes."""
+    kill_processes(list(_LIVE), grace_s)
+
+    def leftovers() -> set[int]:
+        return command_pids(dict(_SHELLS))
+
+    pids = leftovers()
+    signal_pids(pids, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while pids and time.monotonic() < deadline:
+        time.sleep(0.02)
+        pids = leftovers()
+    signal_pids(leftovers(), signal.SIGKILL)
+    _reap()
+
+
+atexit.register(kill_leftovers, 0.5)
 
 
 class ShellProcess(asyncio.SubprocessProtocol):
@@ -182,6 +210,7 @@ class ShellProcess(asyncio.SubprocessProtocol):
         assert isinstance(transport, asyncio.SubprocessTransport)
         self.transport = transport
         _LIVE.add(self)
+        _SHELLS[transport.get_pid()] = self.marker
 
     def pipe_data_received(self, fd: int, data: bytes | str) -> None:
         raw = data.encode() if isinstance(data, str) else data
@@ -220,24 +249,27 @@ class ShellProcess(asyncio.SubprocessProtocol):
 
     def anything_alive(self) -> bool:
         """Whether any process of this command lives: in its group, or one that left it."""
-        return group_alive(self.pid) or bool(_strays_alive(self.marker))
+        return group_alive(self.pid) or bool(command_pids({self.pid: self.marker}))
+
+    def signal_all(self, sig: int) -> None:
+        """Signal the command's process group and every process that left it."""
+        signal_group(self.pid, sig)
+        signal_pids(command_pids({self.pid: self.marker}), sig)
 
     async def terminate(self, grace_s: float = TERM_GRACE_S) -> None:
         """Kill the whole process group and any process that left it: SIGTERM, up to
         ``grace_s`` to exit, then SIGKILL."""
-        pgid = self.pid
         if self.returncode is None or self.anything_alive():
             self.killed = True
-        signal_group(pgid, signal.SIGTERM)
-        signal_pids(_strays_alive(self.marker), signal.SIGTERM)
+        self.signal_all(signal.SIGTERM)
         deadline = time.monotonic() + grace_s
         # Polling: there is no event for "the last member of a process group died".
         while self.anything_alive() and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
         if self.anything_alive():
-            signal_group(pgid, signal.SIGKILL)
-            signal_pids(_strays_alive(self.marker), signal.SIGKILL)
+            self.signal_all(signal.SIGKILL)
         await self.exited.wait()
+        _reap()
 
     def close_transport(self) -> None:
         """Release the pipes (a closed event loop can no longer do it; then there is nothing to do)."""
@@ -255,9 +287,13 @@ async def spawn(
     cwd: Path,
     label: str,
     on_output: Callable[[str], None] | None = None,
-    extra_env: dict[str, str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[ShellProcess, Path]:
     """Start ``shell -c command`` in its own session with stdin at /dev/null.
+
+    Args:
+        env: the command's environment (terminal_env.terminal_environment); the app's own when
+            None. Pager and marker variables are added to it.
 
     Returns:
         The process and the path of its log file.
@@ -268,8 +304,13 @@ async def spawn(
     log_path, log = open_log(label)
     capture = OutputCapture(log)
     marker = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
-    env: dict[str, Any] = {**os.environ, **_QUIET_ENV, **(extra_env or {}), MARKER_ENV: marker}
+    full_env: dict[str, Any] = {
+        **(os.environ if env is None else env),
+        **_QUIET_ENV,
+        MARKER_ENV: marker,
+    }
     loop = asyncio.get_running_loop()
+    REAPER.watch(lambda: _SHELLS)
     try:
         _, proc = await loop.subprocess_exec(
             lambda: ShellProcess(capture, on_output, marker),
@@ -277,7 +318,7 @@ async def spawn(
             "-c",
             command,
             cwd=cwd,
-            env=env,
+            env=full_env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,

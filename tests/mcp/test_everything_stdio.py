@@ -96,19 +96,22 @@ async def test_a_tool_error_becomes_an_error_result(
     assert "resourceType" in result.content
 
 
-async def test_stdio_server_gets_parent_env_plus_configured_env(
+async def test_stdio_server_gets_a_safe_env_plus_configured_env_not_the_parents(
     make_manager: MakeManager,
     everything_js: Path,
     workspace: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("AGENT_TUI_PARENT_MARKER", "from-parent")
-    _, registry = await make_manager(
-        {"everything": stdio(everything_js, env={"CONFIGURED": "${workspaceFolder}"})}
-    )
+    monkeypatch.setenv("MY_SECRET_TOKEN", "secret-parent-value")
+    env = {"CONFIGURED": "${workspaceFolder}", "PASSED": "${env:AGENT_TUI_PARENT_MARKER}"}
+    _, registry = await make_manager({"everything": stdio(everything_js, env=env)})
     result = await call(registry, workspace, "mcp_everything_get-env", {})
-    assert '"AGENT_TUI_PARENT_MARKER": "from-parent"' in result.content
+    assert "from-parent" in result.content  # only through the entry's env
+    assert '"AGENT_TUI_PARENT_MARKER"' not in result.content
+    assert "secret-parent-value" not in result.content
     assert f'"CONFIGURED": "{workspace}"' in result.content
+    assert '"PATH": ' in result.content and '"HOME": ' in result.content
 
 
 async def test_elicitation_accepted_and_declined(

@@ -1,0 +1,125 @@
+"""Processes a command detaches do not outlive `agent-tui -p` (issue 10, item 9).
+
+Each command starts `sleep 300` so that nothing ties it to the command any more (nohup, setsid, a
+double fork, `env -i`, both) with its output away from our pipe, writes the pid to a file and
+returns. The app is a child subreaper: the orphans are reparented to it and killed at its exit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_cli
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the subreaper is Linux-only (prctl)"
+)
+
+QUIET = "> /dev/null 2>&1"
+# Each writes its sleep's pid to pid.txt; the command returns at once, the sleep lives on.
+ESCAPES = {
+    "nohup": f"nohup sleep 300 {QUIET} & echo $! > pid.txt",
+    "setsid": f"setsid sleep 300 {QUIET} & echo $! > pid.txt",
+    "double_fork": f"( sleep 300 {QUIET} & echo $! > pid.txt ) &",
+    "env_i": f"env -i sleep 300 {QUIET} & echo $! > pid.txt",
+    "env_i_setsid_double_fork": (
+        f"env -i setsid sh -c 'sleep 300 {QUIET} & echo $! > pid.txt' {QUIET} &"
+    ),
+}
+# The command waits for the file, so the pid is written before the command (and app) ends.
+WAIT_FOR_PID = "\nuntil [ -s pid.txt ]; do sleep 0.02; done"
+
+
+def gone_or_zombie_within(pid: int, timeout: float) -> bool:
+    """Whether the process ends within ``timeout``: a pidfd becomes readable when it exits."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        readable, _, _ = select.select([fd], [], [], timeout)
+        return bool(readable)
+    finally:
+        os.close(fd)
+
+
+def run_commands(tmp_path: Path, fake_llm: FakeLLM, *calls: dict[str, object]) -> str:
+    ws = tmp_path / "ws"
+    ws.mkdir(exist_ok=True)
+    turns: list[dict[str, object]] = [
+        {"tool_calls": [{"id": f"c{i}", "name": name, "input": args}]}
+        for i, (name, args) in enumerate((c["name"], c["input"]) for c in calls)
+    ]
+    fake_llm.set_script([*turns, {"text": "done"}])
+    env = {
+        "HOME": str(tmp_path),
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+        "ANTHROPIC_API_KEY": "k",
+    }
+    proc = run_cli(
+        ws,
+        "-p",
+        "start it",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        fake_llm.url,
+        "--output-format",
+        "json",
+        "--yolo",
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert not any(c["is_error"] for c in result["tool_calls"]), result
+    return (ws / "pid.txt").read_text().strip()
+
+
+@pytest.mark.parametrize("command", ESCAPES.values(), ids=ESCAPES.keys())
+def test_detached_processes_do_not_outlive_the_app(
+    tmp_path: Path, fake_llm: FakeLLM, command: str
+) -> None:
+    call = {"name": "run_in_terminal", "input": {"command": command + WAIT_FOR_PID}}
+    pid = int(run_commands(tmp_path, fake_llm, call))
+    try:
+        assert gone_or_zombie_within(pid, 10), f"{command!r}: pid {pid} outlived agent-tui"
+    finally:
+        if not gone_or_zombie_within(pid, 0):
+            os.kill(pid, 9)  # the failing case must not leave a sleep behind
+
+
+def test_kill_terminal_takes_the_escaped_orphans_and_reaps_them(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    # A background terminal whose shell detaches a sleep from everything and then exits
+    # (env -i + setsid + the shell gone: only the subreaper still knows it), plus a server.
+    background = f"{ESCAPES['env_i_setsid_double_fork']}{WAIT_FOR_PID}; exec sleep 300"
+    probe = (
+        'p=$(cat pid.txt); if [ -e /proc/$p ]; then grep "^State" /proc/$p/status; '
+        "else echo gone; fi"
+    )
+    pid = int(
+        run_commands(
+            tmp_path,
+            fake_llm,
+            {"name": "run_in_terminal", "input": {"command": background, "is_background": True}},
+            # Wait (in the app) until the detached sleep exists, then kill the terminal.
+            {"name": "run_in_terminal", "input": {"command": "until [ -s pid.txt ]; do :; done"}},
+            {"name": "kill_terminal", "input": {"terminal_id": "term-1"}},
+            {"name": "run_in_terminal", "input": {"command": probe}},
+        )
+    )
+    try:
+        probe_result = json.dumps(fake_llm.requests[4]["messages"][-1])
+        # Killed with its terminal (not only at exit), and reaped: no zombie left behind.
+        assert "gone" in probe_result, probe_result
+    finally:
+        if not gone_or_zombie_within(pid, 0):
+            os.kill(pid, 9)
