@@ -177,11 +177,12 @@ def _run(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, model=model_config(demo, {}))
         banner = DEMO_BANNER
     from agent_tui.build import build_agent
-    from agent_tui.subreaper import become_subreaper
+    from agent_tui.subreaper import become_subreaper, clean_up_on_signals
 
     # Processes a command detaches (nohup, setsid, double fork) are reparented to us, not to PID 1,
-    # so a killed terminal and the app's exit take them along (tools/terminal_process.py).
+    # so a killed terminal and the app's exit (also by SIGTERM/SIGHUP) take them along.
     become_subreaper()
+    clean_up_on_signals()
     agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
     if headless:
         from agent_tui.headless import HeadlessOptions, run_headless

@@ -22,6 +22,7 @@ is killed, and at exit.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import ctypes
 import ctypes.util
@@ -66,6 +67,31 @@ def become_subreaper() -> bool:
 
 def is_subreaper() -> bool:
     return _is_subreaper
+
+
+_exit_cleanups: list[Callable[[], None]] = []
+
+
+def at_exit(cleanup: Callable[[], None]) -> None:
+    """Run ``cleanup`` when the app exits, also when SIGTERM or SIGHUP (its terminal closed) ends
+    it: Python's default for those skips atexit, and what commands left running would survive."""
+    atexit.register(cleanup)
+    _exit_cleanups.append(cleanup)
+
+
+def _die_cleanly(signum: int, frame: object) -> None:
+    for cleanup in _exit_cleanups:
+        cleanup()
+    # Then end as the signal would have, with the status the parent expects.
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def clean_up_on_signals() -> None:
+    """Install the SIGTERM/SIGHUP handlers for at_exit() cleanups (main thread, at start-up)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            signal.signal(signum, _die_cleanly)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -123,3 +126,58 @@ def test_kill_terminal_takes_the_escaped_orphans_and_reaps_them(
     finally:
         if not gone_or_zombie_within(pid, 0):
             os.kill(pid, 9)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_terminated_app_takes_the_detached_processes_along(
+    tmp_path: Path, fake_llm: FakeLLM, signum: int
+) -> None:
+    # The command detaches a sleep and then keeps the app busy; the app is ended by a signal
+    # (`kill`, or its terminal closing), whose default action skips Python's exit handlers.
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    command = f"{ESCAPES['setsid']}{WAIT_FOR_PID}\necho $$ > shell.txt; exec sleep 300"
+    call = {"id": "c", "name": "run_in_terminal", "input": {"command": command}}
+    fake_llm.set_script([{"tool_calls": [call]}, {"text": "done"}])
+    base = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env = {
+        **base,
+        "HOME": str(tmp_path),
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+        "ANTHROPIC_API_KEY": "k",
+    }
+    argv = ["-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, "--yolo"]
+    app = subprocess.Popen(
+        [sys.executable, "-m", "agent_tui", *argv],
+        cwd=ws,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    pids: list[int] = []
+    try:
+        pids.append(int(wait_for_file(ws / "pid.txt", app)))
+        pids.append(int(wait_for_file(ws / "shell.txt", app)))
+        app.send_signal(signum)
+        assert app.wait(timeout=30) == -signum  # it still ends by that signal
+        for pid in pids:
+            assert gone_or_zombie_within(pid, 10), f"pid {pid} outlived agent-tui ({signum})"
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        for pid in pids:
+            if not gone_or_zombie_within(pid, 0):
+                os.kill(pid, 9)
+
+
+def wait_for_file(path: Path, app: subprocess.Popen[bytes], timeout: float = 60) -> str:
+    """The file's content once written (polled: the app gives no event for it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and app.poll() is None:
+        text = path.read_text().strip() if path.is_file() else ""
+        if text:
+            return text
+        time.sleep(0.02)
+    raise AssertionError(f"{path} was not written (app exit code {app.poll()})")

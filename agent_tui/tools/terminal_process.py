@@ -9,7 +9,6 @@ command would hold the call until the server exits. The protocol tells us apart 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import os
 import shutil
 import signal
@@ -20,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
-from agent_tui.subreaper import REAPER, adopted_orphans, descendants, environ_value, snapshot
+from agent_tui.subreaper import (
+    REAPER,
+    adopted_orphans,
+    at_exit,
+    descendants,
+    environ_value,
+    snapshot,
+)
 from agent_tui.tools.terminal_output import OutputCapture, open_log
 
 # Shells that understand the POSIX `trap ... EXIT` we use to learn the final working directory.
@@ -184,7 +190,7 @@ def kill_leftovers(grace_s: float) -> None:
     _reap()
 
 
-atexit.register(kill_leftovers, 0.5)
+at_exit(lambda: kill_leftovers(0.5))
 
 
 class ShellProcess(asyncio.SubprocessProtocol):
