@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -181,3 +182,39 @@ def wait_for_file(path: Path, app: subprocess.Popen[bytes], timeout: float = 60)
             return text
         time.sleep(0.02)
     raise AssertionError(f"{path} was not written (app exit code {app.poll()})")
+
+
+def test_adopted_orphans_are_reaped_not_left_as_zombies(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    # A detached process outlives its command blocked on a FIFO; the next command lets it finish.
+    # The app adopted it (its parent is the app, not PID 1), and once it exits the app collects
+    # it: no zombie children pile up in a long session.
+    detach = (
+        "mkfifo go; env -i setsid sh -c 'echo $$ > pid.txt; cat go' > /dev/null 2>&1 &"
+        f"{WAIT_FOR_PID}"
+    )
+    release = (
+        "p=$(cat pid.txt); echo \"parent $(awk '/^PPid/ {print $2}' /proc/$p/status) app $PPID\"; "
+        "echo > go; "
+        # Until it has exited: gone, or a zombie.
+        "while [ -e /proc/$p ] && ! grep -q '^State:.Z' /proc/$p/status; do :; done"
+    )
+    zombies = (
+        "for s in /proc/[0-9]*/status; do "
+        'if grep -q "^PPid:.$PPID$" $s && grep -q "^State:.Z" $s; then echo "zombie $s"; fi; '
+        "done; echo checked"
+    )
+    pid = int(
+        run_commands(
+            tmp_path,
+            fake_llm,
+            {"name": "run_in_terminal", "input": {"command": detach}},
+            {"name": "run_in_terminal", "input": {"command": release}},
+            {"name": "run_in_terminal", "input": {"command": zombies}},
+        )
+    )
+    released = json.dumps(fake_llm.requests[2]["messages"][-1])
+    parent, app = re.search(r"parent (\d+) app (\d+)", released).groups()  # type: ignore[union-attr]
+    assert parent == app, released  # adopted by the app
+    probed = json.dumps(fake_llm.requests[3]["messages"][-1])
+    assert "checked" in probed and "zombie" not in probed, probed
+    assert gone_or_zombie_within(pid, 0)
