@@ -99,12 +99,18 @@ def test_detached_processes_do_not_outlive_the_app(
             os.kill(pid, 9)  # the failing case must not leave a sleep behind
 
 
-def test_kill_terminal_takes_the_escaped_orphans_and_reaps_them(
-    tmp_path: Path, fake_llm: FakeLLM
+# A background terminal that detaches a sleep from everything (env -i + setsid + its parent gone:
+# only the subreaper still knows it), then either keeps running or finishes at once.
+DETACH_AND_STAY = f"{ESCAPES['env_i_setsid_double_fork']}{WAIT_FOR_PID}; exec sleep 300"
+DETACH_AND_FINISH = ESCAPES["setsid"]
+
+
+@pytest.mark.parametrize(
+    "background", [DETACH_AND_STAY, DETACH_AND_FINISH], ids=["running", "finished"]
+)
+def test_kill_terminal_takes_the_escaped_processes_and_reaps_them(
+    tmp_path: Path, fake_llm: FakeLLM, background: str
 ) -> None:
-    # A background terminal whose shell detaches a sleep from everything and then exits
-    # (env -i + setsid + the shell gone: only the subreaper still knows it), plus a server.
-    background = f"{ESCAPES['env_i_setsid_double_fork']}{WAIT_FOR_PID}; exec sleep 300"
     probe = (
         'p=$(cat pid.txt); if [ -e /proc/$p ]; then grep "^State" /proc/$p/status; '
         "else echo gone; fi"
@@ -121,6 +127,8 @@ def test_kill_terminal_takes_the_escaped_orphans_and_reaps_them(
         )
     )
     try:
+        killed = json.dumps(fake_llm.requests[3]["messages"][-1])
+        assert "Killed terminal term-1" in killed or "killed the processes it left" in killed
         probe_result = json.dumps(fake_llm.requests[4]["messages"][-1])
         # Killed with its terminal (not only at exit), and reaped: no zombie left behind.
         assert "gone" in probe_result, probe_result

@@ -283,14 +283,20 @@ class KillTerminalTool(BaseTool):
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         manager = terminal_manager(ctx.session)
-        was_running = manager.get(_terminal_id(input)).running
+        before = manager.get(_terminal_id(input))
+        was_running = before.running
+        left_running = not was_running and before.process.anything_alive()
         terminal = await manager.kill(_terminal_id(input))
         text, truncated = terminal.read_new()
-        head = (
-            f"Killed terminal {terminal.terminal_id} and its processes."
-            if was_running
-            else f"Terminal {terminal.terminal_id} had already finished ({terminal.status()})."
-        )
+        if was_running:
+            head = f"Killed terminal {terminal.terminal_id} and its processes."
+        elif left_running:
+            head = (
+                f"Terminal {terminal.terminal_id} had finished; killed the processes it left "
+                "running."
+            )
+        else:
+            head = f"Terminal {terminal.terminal_id} had already finished ({terminal.status()})."
         lines = [head]
         if truncated:
             lines.append(f"Full log: {terminal.log_path}")

@@ -87,7 +87,8 @@ class TerminalManager:
             ToolError: unknown terminal id.
         """
         terminal = self.get(terminal_id)
-        if terminal.running or group_alive(terminal.process.pid):
+        # Finished and its pipe closed, it may still have left processes running (nohup x &).
+        if terminal.running or terminal.process.anything_alive():
             await terminal.process.terminate()
         return terminal
 

@@ -27,6 +27,7 @@ from agent_tui.subreaper import (
     environ_value,
     snapshot,
 )
+from agent_tui.tools.terminal_env import terminal_environment
 from agent_tui.tools.terminal_output import OutputCapture, open_log
 
 # Shells that understand the POSIX `trap ... EXIT` we use to learn the final working directory.
@@ -298,8 +299,8 @@ async def spawn(
     """Start ``shell -c command`` in its own session with stdin at /dev/null.
 
     Args:
-        env: the command's environment (terminal_env.terminal_environment); the app's own when
-            None. Pager and marker variables are added to it.
+        env: the command's environment (terminal_env.terminal_environment); when None, the
+            app's own under the default policy. Pager and marker variables are added to it.
 
     Returns:
         The process and the path of its log file.
@@ -311,7 +312,7 @@ async def spawn(
     capture = OutputCapture(log)
     marker = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
     full_env: dict[str, Any] = {
-        **(os.environ if env is None else env),
+        **(terminal_environment(os.environ, None) if env is None else env),
         **_QUIET_ENV,
         MARKER_ENV: marker,
     }
