@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from agent_tui import events as ev
 from agent_tui.providers import base as pv
+from agent_tui.tools.fs_util import human_size
 
 PROGRESS_INTERVAL_S = 0.1
 HEAD_CHARS = 4096  # the path is looked for only in the arguments' first characters
@@ -108,8 +109,6 @@ _VERBS = {"create_file": "writing", "apply_patch": "patching", "replace_string_i
 
 def progress_message(event: ev.ToolCallStreaming) -> str:
     """One line for a streaming call: ``create_file: writing src/app.py … 12.0 KB``."""
-    from agent_tui.tools.fs_util import human_size
-
     verb = _VERBS.get(event.name, "receiving")
     target = f" {event.path}" if event.path else ""
     size = f" {human_size(event.bytes_so_far)}" if event.bytes_so_far else ""
