@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from agent_tui import events as ev
+from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.errors import ApprovalRequired
@@ -91,7 +92,7 @@ class _Printer:
             # One line as a call starts streaming (a large file can take a while), not per update.
             if event.call_id not in self._announced:
                 self._announced.add(event.call_id)
-                self.err.write(f"… {event.name}\n")
+                self.err.write(f"… {shown_name(event.name)}\n")
         elif isinstance(event, ev.ToolCallStarted):
             self._announced.discard(event.call_id)  # ids may come again in a later round
         elif isinstance(event, ev.ToolCallFinished):

@@ -83,3 +83,31 @@ def test_stream_json_carries_throttled_progress_before_the_call(
     assert sizes == sorted(sizes)
     last = max(i for i, t in enumerate(types) if t == "tool_call_streaming")
     assert last < types.index("tool_call_started")
+
+
+def test_start_line_escapes_a_hostile_tool_name(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    names = ["evil\x1b]2;owned\x07", "x\u202egnp.exe", "a\rb"]
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {"id": f"c{n}", "name": name, "input": {}} for n, name in enumerate(names)
+                ]
+            }
+        ]
+        + [{"text": "Done."}]
+    )
+    env = {
+        "HOME": str(tmp_path),
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "s"),
+        "ANTHROPIC_API_KEY": "k",
+    }
+    proc = run_cli(ws, "-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, env=env)
+    starts = [line for line in proc.stderr.split("\n") if line.startswith("… ")]
+    assert starts == [
+        '… "evil\\u001b]2;owned\\u0007"',
+        '… "x\\u202egnp.exe"',
+        '… "a\\rb"',
+    ]

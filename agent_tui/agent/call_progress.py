@@ -25,6 +25,7 @@ MAX_PATH_CHARS = 200
 
 # "path": "…" as a JSON string (escapes allowed), and apply_patch's first file header.
 _PATH = re.compile(r'"path"\s*:\s*"((?:[^"\\]|\\.){1,400})"')
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 _PATCH_FILE = re.compile(r"\*\*\* (?:Add|Update|Delete) File: ((?:[^\"\\]|\\[^n]){1,400})")
 
 
@@ -55,6 +56,13 @@ def path_in(head: str) -> str:
         if path and len(path) <= MAX_PATH_CHARS and not _hidden_characters(path):
             return path
     return ""
+
+
+def shown_name(name: str) -> str:
+    """A tool name as it may be printed: the model chose it, so anything unusual is escaped."""
+    if _TOOL_NAME.fullmatch(name):
+        return name
+    return json.dumps(name[:100])  # ASCII only: control, bidi and other tricks show as \uXXXX
 
 
 def _hidden_characters(text: str) -> bool:
@@ -112,4 +120,4 @@ def progress_message(event: ev.ToolCallStreaming) -> str:
     verb = _VERBS.get(event.name, "receiving")
     target = f" {event.path}" if event.path else ""
     size = f" {human_size(event.bytes_so_far)}" if event.bytes_so_far else ""
-    return f"{event.name}: {verb}{target} …{size}"
+    return f"{shown_name(event.name)}: {verb}{target} …{size}"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agent_tui import events as ev
-from agent_tui.agent.call_progress import CallProgress, path_in, progress_message
+from agent_tui.agent.call_progress import CallProgress, path_in, progress_message, shown_name
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
 from agent_tui.providers.base import TextDelta, ToolCallDelta, ToolCallEnd, ToolCallStart
@@ -85,6 +85,22 @@ def test_progress_message() -> None:
     assert (
         progress_message(ev.ToolCallStreaming("c", "mcp_x_y", 800)) == "mcp_x_y: receiving … 800 B"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("create_file", "create_file"),
+        ("mcp_git-server_log.v2", "mcp_git-server_log.v2"),
+        ("evil\x1b[2Jname", '"evil\\u001b[2Jname"'),
+        ("rm\u202etxt.exe", '"rm\\u202etxt.exe"'),
+        ("", '""'),
+        ("x" * 300, '"' + "x" * 100 + '"'),
+    ],
+)
+def test_model_chosen_tool_names_are_escaped_when_shown(name: str, shown: str) -> None:
+    assert shown_name(name) == shown
+    assert progress_message(ev.ToolCallStreaming("c", name, 0)).startswith(shown + ": ")
 
 
 async def test_loop_reports_a_streaming_call_before_it_starts(
