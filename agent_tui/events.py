@@ -78,6 +78,19 @@ class AssistantMessage(Event):
 
 
 @dataclass(frozen=True)
+class ToolCallStreaming(Event):
+    """A tool call's arguments are still arriving: sent when it starts (``bytes_so_far`` 0), then
+    at most ~10 times a second while it streams. ``path`` is the file it names, once the partial
+    arguments show it ('' until then). ``ToolCallStarted`` follows with the same ``call_id``."""
+
+    type: ClassVar[str] = "tool_call_streaming"
+    call_id: str
+    name: str
+    bytes_so_far: int
+    path: str = ""
+
+
+@dataclass(frozen=True)
 class ToolCallStarted(Event):
     """The model asked for a tool call; ``prepared`` is None when the input was invalid."""
 

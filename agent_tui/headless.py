@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from agent_tui import events as ev
+from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.errors import ApprovalRequired
@@ -64,6 +65,7 @@ class _Printer:
     def __init__(self, fmt: str, out: IO[str], err: IO[str]) -> None:
         self.fmt, self.out, self.err = fmt, out, err
         self._line_open = False
+        self._announced: set[str] = set()  # streaming calls already given their start line
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
@@ -86,6 +88,13 @@ class _Printer:
         elif isinstance(event, ev.AssistantMessage) and self._line_open:
             self.out.write("\n")
             self._line_open = False
+        elif isinstance(event, ev.ToolCallStreaming):
+            # One line as a call starts streaming (a large file can take a while), not per update.
+            if event.call_id not in self._announced:
+                self._announced.add(event.call_id)
+                self.err.write(f"… {shown_name(event.name)}\n")
+        elif isinstance(event, ev.ToolCallStarted):
+            self._announced.discard(event.call_id)  # ids may come again in a later round
         elif isinstance(event, ev.ToolCallFinished):
             mark = "✗" if event.result.is_error else "●"
             label = event.past_tense_message or event.name

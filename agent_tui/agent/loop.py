@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
+from agent_tui.agent.call_progress import CallProgress
 from agent_tui.agent.conversation import (
     Conversation,
     Message,
@@ -243,6 +244,7 @@ class Agent:
             reasoning_effort=self.model.reasoning_effort,
         )
         assembler = RoundAssembler()
+        progress = CallProgress()
         try:
             async for pev in self.deps.provider.stream(request):
                 assembler.feed(pev)
@@ -250,6 +252,8 @@ class Agent:
                     yield ev.TextDelta(pev.text)
                 elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                     yield ev.ThinkingDelta(pev.text)
+                elif (streaming := progress.feed(pev)) is not None:
+                    yield streaming
         except BaseException:
             # Keep what arrived (not the half-made tool calls) so the user can read and retry.
             if assembler.text or assembler.thoughts:

@@ -1,6 +1,7 @@
 """The approval decision order (DESIGN §5). The first step that matches decides:
 
 1. ``disabled``      the tool is disabled (``tools.disabled`` / the picker) -> deny
+   ``no_change``     the call changes nothing (``Prepared.changes_nothing``) -> allow
 2. ``read_only``     a read-only tool on paths inside the workspace -> allow
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
 3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
@@ -124,6 +125,9 @@ class ApprovalEngine:
         name = manifest.name
         if name in self.disabled:
             return Verdict("deny", "disabled", f"denied: {name} is disabled")
+        if prepared.changes_nothing:
+            # Nothing to approve: the tool has checked that no byte would change on disk.
+            return Verdict("allow", "no_change", f"allowed: {name} would change nothing")
         # URLs count as outside: fetch_webpage's manifest says readOnlyHint, yet what it sends
         # out (a URL can carry data away) needs the user's or a rule's approval.
         reads_inside = not call.outside and not call.urls and manifest.kind != "fetch"

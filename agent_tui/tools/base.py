@@ -69,6 +69,9 @@ class Prepared:
     # Paths the call will touch and URLs it will fetch, for the approval rules (resolved, absolute).
     paths: tuple[Path, ...] = ()
     urls: tuple[str, ...] = ()
+    # The call would leave every file exactly as it is (e.g. create_file with the file's current
+    # content): the approval engine runs it without asking, and invoke() writes nothing.
+    changes_nothing: bool = False
 
 
 @dataclass(frozen=True)

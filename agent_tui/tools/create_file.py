@@ -26,6 +26,11 @@ class CreatePlan:
     content: str  # with "\n" line endings when overwriting a CRLF file (encode() restores them)
     existing: TextFile | None  # the file being overwritten (read in this session), if any
 
+    @property
+    def unchanged(self) -> bool:
+        """Overwriting would write the bytes already on disk (same text, encoding and endings)."""
+        return self.existing is not None and self.existing.text == self.content
+
     def diff(self) -> str:
         return unified_diff(self.existing.text if self.existing else None, self.content, self.shown)
 
@@ -80,6 +85,18 @@ def _write(plan: CreatePlan) -> None:
     atomic_write(plan.path, plan.content.encode("utf-8"))
 
 
+# SessionState.extras key: (path, content) of calls prepare() found to change nothing. Such a
+# call runs without asking, so invoke() must not write if the file changed in between (an
+# earlier call in the same round, say): it refuses instead.
+_UNCHANGED = "create_file.unchanged"
+
+
+def _unchanged_calls(ctx: ToolContext) -> set[tuple[str, str]]:
+    calls = ctx.session.extras.setdefault(_UNCHANGED, set())
+    assert isinstance(calls, set)
+    return calls
+
+
 class CreateFileTool(BaseTool):
     """Create a file with the given content."""
 
@@ -87,6 +104,20 @@ class CreateFileTool(BaseTool):
 
     def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
         plan = _plan(input, ctx)
+        key = (str(plan.path), plan.content)
+        if plan.unchanged:
+            _unchanged_calls(ctx).add(key)
+            return Prepared(
+                invocation_message=f"Checking {plan.shown}",
+                past_tense_message=f"{plan.shown} already has this content (no change)",
+                confirmation=Confirmation(
+                    title=f"No change to {plan.shown}",
+                    message="The file already has this content; nothing will be written.",
+                ),
+                paths=(plan.path,),
+                changes_nothing=True,
+            )
+        _unchanged_calls(ctx).discard(key)
         verb = "Overwrite" if plan.existing else "Create"
         lines = plan.content.count("\n") + (
             0 if plan.content.endswith("\n") or not plan.content else 1
@@ -102,6 +133,19 @@ class CreateFileTool(BaseTool):
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         plan = _plan(input, ctx)
+        checked_unchanged = (str(plan.path), plan.content) in _unchanged_calls(ctx)
+        _unchanged_calls(ctx).discard((str(plan.path), plan.content))
+        if plan.unchanged:
+            ctx.session.remember(plan.path)
+            return ToolResult(
+                f"{plan.shown} already had this content; nothing was written (no change).",
+                data={"path": plan.shown, "created": False, "unchanged": True},
+            )
+        if checked_unchanged:
+            raise ToolError(
+                f"{plan.shown} changed after this call was checked (it then already had this "
+                "content), so nothing was written. Read it again and decide whether to overwrite it."
+            )
         await asyncio.to_thread(_write, plan)
         ctx.session.remember(plan.path)
         verb = "Overwrote" if plan.existing else "Created"

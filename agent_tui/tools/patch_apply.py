@@ -196,7 +196,7 @@ def apply_hunks(text: str, hunks: list[Hunk], shown: str) -> tuple[str, list[Edi
                     f"{' after line ' + str(cursor) if cursor else ''}.{_closest(lines, [anchor])}"
                 )
             cursor = found + 1
-        old, new = hunk.old, list(hunk.new)
+        old, new, kept = hunk.old, list(hunk.new), list(hunk.kept)
         if not old:
             # Pure addition: after the anchor if there is one, else at the end of the file.
             at = cursor if hunk.anchors else len(lines)
@@ -206,7 +206,9 @@ def apply_hunks(text: str, hunks: list[Hunk], shown: str) -> tuple[str, list[Edi
         if found is None and old[-1] == "":
             # A trailing blank context line is often a stray separator, not part of the file.
             old = old[:-1]
-            new = new[:-1] if new and new[-1] == "" else new
+            if new and new[-1] == "":
+                new, kept = new[:-1], kept[:-1]
+            kept = [None if k == len(old) else k for k in kept]
             found = _seek(lines, old, cursor, hunk.at_eof, cache) if old else None
         if found is None:
             where = "at the end of the file" if hunk.at_eof else "in the file"
@@ -216,6 +218,9 @@ def apply_hunks(text: str, hunks: list[Hunk], shown: str) -> tuple[str, list[Edi
                 f"{' after line ' + str(cursor) if cursor else ''}:\n{shown_old}"
                 f"{_closest(lines, hunk.old)}\nRead the file again and resend the whole patch."
             )
+        # Context lines may have matched only after normalising: write the file's own line back,
+        # never the patch's version of it (indentation, dashes, trailing spaces stay as they were).
+        new = [text if k is None else lines[found + k] for text, k in zip(new, kept, strict=True)]
         replacements.append((found, len(old), new))
         cursor = found + len(old)
     replacements.sort(key=lambda r: r[0])

@@ -34,6 +34,9 @@ class Hunk:
     anchors: list[str] = field(default_factory=list)  # texts after "@@ " (stacked @@ lines)
     old: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)
+    # For each line of ``new``: the index in ``old`` of the same context line, or None for a '+'
+    # line. Context may match the file only after normalising, so the file's own line is kept.
+    kept: list[int | None] = field(default_factory=list)
     at_eof: bool = False
 
     @property
@@ -181,11 +184,13 @@ def _parse_hunk(
             break
         marker, text = (line[:1], line[1:]) if line else (" ", "")
         if marker == " ":
+            hunk.kept.append(len(hunk.old))
             hunk.old.append(text)
             hunk.new.append(text)
         elif marker == "-":
             hunk.old.append(text)
         elif marker == "+":
+            hunk.kept.append(None)
             hunk.new.append(text)
         elif changes == 0:
             raise PatchSyntaxError(

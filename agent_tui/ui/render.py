@@ -6,6 +6,7 @@ Questions (``ApprovalRequested``, ``RoundLimitHit``) are answered by the app; th
 from __future__ import annotations
 
 from agent_tui import events as ev
+from agent_tui.agent.call_progress import progress_message
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
@@ -21,6 +22,7 @@ class TurnView:
         self.status = status
         self.prompt = prompt
         self.cards: dict[str, ToolCard] = {}
+        self.streaming: dict[str, ToolCard] = {}  # pending cards of calls still streaming in
         self.answer: AssistantMessage | None = None
         self.finished: ev.TurnFinished | None = None
 
@@ -44,12 +46,20 @@ class TurnView:
             await (await self._answer()).append_text(event.text)
         elif isinstance(event, ev.ThinkingDelta):
             await (await self._answer()).append_thinking(event.text)
+        elif isinstance(event, ev.ToolCallStreaming):
+            await self._streaming(event)
         elif isinstance(event, ev.ToolCallStarted):
             await self.end_answer()
             message = event.prepared.invocation_message if event.prepared else event.name
-            card = ToolCard(CardState(event.call_id, event.name, event.kind, event.input, message))
-            self.cards[event.call_id] = card
-            await self.transcript.add(card)
+            if pending := self.streaming.pop(event.call_id, None):
+                pending.set_started(event.kind, event.input, message)
+                self.cards[event.call_id] = pending
+            else:
+                card = ToolCard(
+                    CardState(event.call_id, event.name, event.kind, event.input, message)
+                )
+                self.cards[event.call_id] = card
+                await self.transcript.add(card)
         elif isinstance(event, ev.ApprovalRequested):
             if waiting := self.cards.get(event.call_id):
                 confirmation = event.prepared.confirmation
@@ -82,6 +92,7 @@ class TurnView:
             await self.transcript.add(Note(f"Context trimmed to fit: dropped {dropped}", "warning"))
         elif isinstance(event, ev.ErrorEvent):
             await self.end_answer()
+            self._drop_streaming()
             # Retry only helps when the same request can succeed (rate limit, cut stream).
             error = (
                 ErrorNote(event.message, self.prompt)
@@ -91,13 +102,32 @@ class TurnView:
             await self.transcript.add(error)
         elif isinstance(event, ev.TurnFinished):
             await self.end_answer()
+            self._drop_streaming()
             self.finished = event
             if event.cancelled:
                 await self.transcript.add(Note("Turn cancelled.", "warning"))
 
+    async def _streaming(self, event: ev.ToolCallStreaming) -> None:
+        """A call still streaming its arguments: a pending card, updated with the progress."""
+        message = progress_message(event)
+        if pending := self.streaming.get(event.call_id):
+            pending.set_streaming(message)
+            return
+        await self.end_answer()
+        pending = ToolCard(CardState(event.call_id, event.name, message=message))
+        self.streaming[event.call_id] = pending
+        await self.transcript.add(pending)
+
+    def _drop_streaming(self, why: str = "The call's arguments did not arrive complete.") -> None:
+        """Pending cards of calls that never arrived whole (a cut stream, an error) end as errors."""
+        for pending in self.streaming.values():
+            pending.set_finished(why, True, None, "", 0.0)
+        self.streaming.clear()
+
     async def cancelled(self) -> None:
         """The turn's task was cancelled before TurnFinished: close the answer, say so."""
         await self.end_answer()
+        self._drop_streaming("cancelled")
         for card in self.cards.values():
             if card.state.status in ("running", "waiting"):
                 card.set_finished("cancelled", True, None, "", 0.0)

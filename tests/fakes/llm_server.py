@@ -63,6 +63,10 @@ class FakeLLM:
         self._turns: list[ScriptTurn] = []
         self._cursor = 0
         self._fault_hits = 0
+        # A test may hold a streamed answer part-way: after ``hold_after`` frames the server
+        # waits until ``release`` is set (or 30 s pass), then sends the rest.
+        self.hold_after: int | None = None
+        self.release = threading.Event()
         self.set_script(turns or [])
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self  # type: ignore[attr-defined]
@@ -224,7 +228,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
         self.end_headers()
-        for item in frames:
+        for number_sent, item in enumerate(frames):
+            if number_sent == self.fake.hold_after:
+                self.fake.release.wait(30)
             if item is wire_anthropic.CUT:
                 # Drop the connection without the terminating chunk: a mid-stream disconnect.
                 self.close_connection = True

@@ -142,3 +142,65 @@ async def test_unwritable_folder(tool: CreateFileTool, ctx: ToolContext) -> None
             assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "content"),
+    [
+        (b"x = 1\n", "x = 1\n"),
+        (b"a\r\nb\r\n", "a\nb\n"),  # a CRLF file: writing would put the same bytes back
+        (b"a\r\nb\r\n", "a\r\nb\r\n"),
+        (b"\xef\xbb\xbfbom\n", "bom\n"),  # the BOM is kept on write, so this is no change either
+        (b"", ""),
+    ],
+)
+async def test_identical_overwrite_changes_nothing_and_writes_nothing(
+    tool: CreateFileTool, ctx: ToolContext, on_disk: bytes, content: str
+) -> None:
+    path = ctx.workspace / "same.txt"
+    path.write_bytes(on_disk)
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    ctx.session.remember(path)
+    inode = path.stat().st_ino
+    prepared = tool.prepare({"path": "same.txt", "content": content}, ctx)
+    assert prepared.changes_nothing
+    assert prepared.past_tense_message == "same.txt already has this content (no change)"
+    result = await tool.invoke({"path": "same.txt", "content": content}, ctx)
+    assert result.content == "same.txt already had this content; nothing was written (no change)."
+    assert not result.is_error
+    st = path.stat()
+    assert (path.read_bytes(), st.st_mtime_ns, st.st_ino) == (on_disk, 1_000_000_000, inode)
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "content"),
+    [(b"x = 1\n", "x = 1"), (b"x = 1\n", "x = 1 \n"), (b"a\nb\n", "a\r\nb\r\n")],
+)
+async def test_near_identical_overwrite_still_asks(
+    tool: CreateFileTool, ctx: ToolContext, on_disk: bytes, content: str
+) -> None:
+    path = ctx.workspace / "near.txt"
+    path.write_bytes(on_disk)
+    ctx.session.remember(path)
+    prepared = tool.prepare({"path": "near.txt", "content": content}, ctx)
+    assert not prepared.changes_nothing
+    assert (
+        prepared.confirmation is not None and prepared.confirmation.title == "Overwrite near.txt?"
+    )
+
+
+async def test_no_change_call_never_writes_after_an_earlier_call_changed_the_file(
+    tool: CreateFileTool, ctx: ToolContext
+) -> None:
+    # One round: call 1 (approved) writes new text, call 2 was checked as "no change" before call
+    # 1 ran, so it ran without asking: it must not write the old text back.
+    path = ctx.workspace / "f.txt"
+    path.write_text("old\n")
+    ctx.session.remember(path)
+    first, second = {"path": "f.txt", "content": "new\n"}, {"path": "f.txt", "content": "old\n"}
+    assert not tool.prepare(first, ctx).changes_nothing
+    assert tool.prepare(second, ctx).changes_nothing
+    await tool.invoke(first, ctx)
+    with pytest.raises(ToolError, match="changed after this call was checked"):
+        await tool.invoke(second, ctx)
+    assert path.read_text() == "new\n"

@@ -162,6 +162,16 @@ class ToolCard(Vertical):
             self.state.diff = diff
         self._refresh_all()
 
+    def set_streaming(self, message: str) -> None:
+        """The call's arguments are still arriving: show the live progress line."""
+        self.state.message = message
+        self._refresh_all()
+
+    def set_started(self, kind: str, input: dict[str, Any], message: str) -> None:
+        """The pending card of a streamed call becomes the call's card (input complete)."""
+        self.state.kind, self.state.input, self.state.message = kind, input, message
+        self._refresh_all()
+
     def set_decided(self, allowed: bool, reason: str) -> None:
         self.state.decided = reason
         self.state.status = "running" if allowed else "denied"
