@@ -17,6 +17,7 @@ from typing import IO, Any
 from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
+from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.errors import ApprovalRequired
 
 
@@ -64,6 +65,8 @@ class _Printer:
     def __init__(self, fmt: str, out: IO[str], err: IO[str]) -> None:
         self.fmt, self.out, self.err = fmt, out, err
         self._line_open = False
+        # call id -> the verdict that named a protected path, shown on the call's activity line
+        self._protected: dict[str, str] = {}
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
@@ -86,6 +89,12 @@ class _Printer:
         elif isinstance(event, ev.AssistantMessage) and self._line_open:
             self.out.write("\n")
             self._line_open = False
+        elif isinstance(event, ev.ApprovalRequested | ev.ToolCallDecided):
+            reason = (
+                event.verdict.reason if isinstance(event, ev.ApprovalRequested) else event.reason
+            )
+            if PROTECTED_NOTE in reason:
+                self._protected[event.call_id] = reason
         elif isinstance(event, ev.ToolCallFinished):
             mark = "✗" if event.result.is_error else "●"
             label = event.past_tense_message or event.name
@@ -94,7 +103,9 @@ class _Printer:
                 if event.result.is_error and event.result.content
                 else ""
             )
-            self.err.write(f"{mark} {label}{detail}\n")
+            protected = self._protected.pop(event.call_id, "")
+            note = f" [{protected}]" if protected else ""
+            self.err.write(f"{mark} {label}{detail}{note}\n")
         elif isinstance(event, ev.ErrorEvent):
             self.err.write(f"error: {event.message}\n")
         elif isinstance(event, ev.CommandHandled) and event.message:

@@ -168,6 +168,17 @@ def test_globs(glob: str, path: str, expected: bool) -> None:
         ("src/.environment_notes/x", ".env*"),
         (".gitignore", None),
         ("docs/agentrc.md", None),
+        (".mcp.json", ".mcp.json"),
+        ("pkg/.mcp.json", ".mcp.json"),
+        (".MCP.JSON", ".mcp.json"),
+        (".vscode/settings.json", ".vscode/**"),
+        (".VSCode/tasks.json", ".vscode/**"),
+        (".agent/prompts/review.prompt.md", ".agent/**"),
+        (".claude/settings.local.json", ".claude/**"),
+        ("sub/.claude", ".claude/**"),
+        (".agents/notes.md", None),
+        ("mcp.json", None),
+        ("src/.mcp.json.bak", None),
     ],
 )
 def test_sensitive_paths(path: str, expected: str | None) -> None:
