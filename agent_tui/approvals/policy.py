@@ -20,7 +20,6 @@ more specific layer wins), but not the deny rules, which are about what a call t
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,7 @@ from agent_tui.approvals.types import Decision, Scope, Verdict
 from agent_tui.config import Config
 from agent_tui.errors import ConfigError
 from agent_tui.tools.base import Manifest, Prepared
-from agent_tui.tools.workspace_paths import is_inside
+from agent_tui.tools.workspace_paths import is_inside, real_path, real_root
 
 TERMINAL_TOOL = "run_in_terminal"
 _EDITS = ("tools", "edits", "auto_approve")
@@ -98,7 +97,7 @@ class ApprovalEngine:
         state_dir: Path | None = None,
     ) -> None:
         self.config = config
-        self.workspace = Path(os.path.realpath(workspace))
+        self.workspace = real_root(workspace)
         self.allow_tools = set(allow_tools)
         self.yolo = yolo
         self.grants = GrantStore(self.workspace, state_dir)
@@ -257,7 +256,7 @@ class ApprovalEngine:
             changes_dir and not target.startswith(("/", "~"))
         ):
             return None
-        return Path(os.path.realpath(cwd / os.path.expanduser(target)))
+        return real_path(cwd, target)
 
     def _protected(self, call: _Call) -> str | None:
         """Why the call writes a protected path (DESIGN §5), or None: an edit's paths, a terminal
@@ -322,8 +321,8 @@ class ApprovalEngine:
     def _describe(self, manifest: Manifest, input: dict[str, Any], prepared: Prepared) -> _Call:
         relative, outside = [], []
         for path in prepared.paths:
-            full = Path(os.path.realpath(self.workspace / path))
-            if full == self.workspace or self.workspace in full.parents:
+            full = real_path(self.workspace, path)
+            if is_inside(self.workspace, full):
                 relative.append(full.relative_to(self.workspace).as_posix() or ".")
             else:
                 outside.append(str(full))
@@ -333,8 +332,8 @@ class ApprovalEngine:
             command = ""
         parsed = parse_command(command) if command is not None else None
         # The terminal tool reports its working directory as its one path.
-        cwd = Path(os.path.realpath(self.workspace / prepared.paths[0])) if prepared.paths else None
-        if cwd is None or (cwd != self.workspace and self.workspace not in cwd.parents):
+        cwd = real_path(self.workspace, prepared.paths[0]) if prepared.paths else None
+        if cwd is None or not is_inside(self.workspace, cwd):
             cwd = self.workspace
         return _Call(manifest, tuple(relative), tuple(outside), tuple(urls), command, cwd, parsed)
 

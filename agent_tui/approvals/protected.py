@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 from agent_tui.approvals.rules import sensitive_match
-from agent_tui.tools.workspace_paths import is_inside
+from agent_tui.tools.workspace_paths import is_inside, real_path
 
 PROTECTED_NOTE = "a protected path"
 
@@ -40,7 +40,7 @@ def protected_glob(root: Path, full: Path) -> str | None:
         name_glob = sensitive_match(entry.name)
         if name_glob is None or not entry.is_symlink():
             continue
-        target = Path(os.path.realpath(entry.path))
+        target = real_path(root, entry.path)
         if is_inside(target, full):
             return name_glob
     return None
