@@ -127,6 +127,31 @@ def test_changes_reference_runs_no_program_from_git_config(
     assert SECRET not in _sent(fake_llm)
 
 
+def test_a_work_tree_set_elsewhere_is_not_diffed(
+    tmp_path: Path, home: Path, secret: Path, fake_llm: FakeLLM
+) -> None:
+    # HEAD holds a decoy id_rsa; core.worktree points git at the folder with the real one, so
+    # a diff against HEAD would print the real key as added lines.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, home, "init", "-q", "-b", "main")
+    (repo / "id_rsa").write_text("decoy\n")
+    _git(repo, home, "add", "-A")
+    _git(repo, home, "commit", "-q", "-m", "initial")
+    _git(repo, home, "config", "core.worktree", str(secret.parent))
+    call = {"id": "c1", "name": "get_changed_files", "input": {}}
+    fake_llm.set_script([{"tool_calls": [call]}, {"text": "seen"}])
+
+    tool = _agent(repo, home, fake_llm, "-p", "what changed?")
+    reference = _agent(repo, home, fake_llm, "-p", "review #changes")
+
+    assert tool.returncode == 0, tool.stderr
+    assert f"its work tree is {secret.parent}" in _sent(fake_llm)  # the model is told why
+    assert reference.returncode == 2
+    assert f"its work tree is {secret.parent}" in reference.stderr
+    assert SECRET not in _sent(fake_llm)
+
+
 # --- prompt files, instructions, participants, #file --------------------------------------
 
 

@@ -284,14 +284,13 @@ def _changes_text(workspace: Path) -> str:
     """The #changes text (blocking: runs git with the repository's programs switched off)."""
     git = SafeGit(workspace)
     try:
-        top = git.run("rev-parse", "--show-toplevel")
+        top = git.work_tree(workspace)
     except GitMissing:
         raise UsageError("#changes needs git, and `git` is not on PATH") from None
-    if top.code != 0:
-        raise UsageError(
-            f"#changes needs a git repository, and {workspace} is not inside one "
-            f"({top.err.strip() or 'git rev-parse failed'})"
-        )
+    except ToolError as exc:
+        raise UsageError(f"#changes: {exc}") from None
+    if top is None:
+        raise UsageError(f"#changes needs a git repository, and {workspace} is not inside one")
     has_head = git.run("rev-parse", "--verify", "-q", "HEAD").code == 0
     base = "HEAD" if has_head else _EMPTY_TREE
     diff = git.run("diff", *DIFF_FLAGS, SUBMODULES, base, "--", ".")

@@ -48,13 +48,13 @@ class Changes:
 
 
 def _repo_root(git: SafeGit, workspace: Path) -> Path:
-    found = git.run("rev-parse", "--show-toplevel")
-    if found.code != 0 or not found.out.strip():
+    root = git.work_tree(workspace)
+    if root is None:
         raise ToolError(
             f"not a git repository: {workspace} (nor any folder above it), so there are no git "
             "changes to show. Use list_dir or file_search to look at the files instead."
         )
-    return Path(found.out.strip()).resolve()
+    return root
 
 
 def _head(git: SafeGit) -> str:

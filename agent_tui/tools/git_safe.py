@@ -12,6 +12,8 @@ model can call ``get_changed_files`` without approval, so :class:`SafeGit` turns
 - every ``filter.<name>.clean|smudge|process`` that the config defines is emptied (an empty command
   means "no filter" to git) and ``filter.<name>.required`` set false. Driver names are arbitrary, so
   they are read first with ``git config --get-regexp``, which reads config and runs nothing;
+- :meth:`SafeGit.work_tree` refuses a repository whose ``core.worktree`` puts the work tree
+  somewhere that does not hold the workspace (a diff would show those files);
 - callers pass ``--no-ext-diff --no-textconv`` to ``git diff`` (:data:`DIFF_FLAGS`) and
   ``--ignore-submodules=dirty``, so git never starts a ``git status`` inside a submodule, whose own
   config we did not read.
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_tui.errors import ToolError
+from agent_tui.tools.workspace_paths import is_inside, real_root
 
 # What no git run of ours may start, whatever the repository's config says.
 HARDENING: tuple[str, ...] = (
@@ -83,6 +86,26 @@ class SafeGit:
         if self._prefix is None:
             self._prefix = (*HARDENING, *self._filter_overrides())
         return self._exec(*self._prefix, *args)
+
+    def work_tree(self, workspace: Path) -> Path | None:
+        """The top folder of the repository ``cwd`` is in; None when it is in none.
+
+        Raises:
+            GitMissing: git is not installed.
+            ToolError: the work tree does not hold ``workspace``: ``core.worktree`` in the
+                repository's config can point git anywhere (``~/.ssh``), and a diff against it
+                would put those files in front of the model.
+        """
+        found = self.run("rev-parse", "--show-toplevel")
+        if found.code != 0 or not found.out.strip():
+            return None
+        top = real_root(Path(found.out.strip()))
+        if not is_inside(top, real_root(workspace)):
+            raise ToolError(
+                f"the git repository here says its work tree is {top}, which does not hold the "
+                f"workspace {workspace} (core.worktree in its config?); its changes are not read."
+            )
+        return top
 
     def _filter_overrides(self) -> list[str]:
         listed = self._exec(*HARDENING, "config", "-z", "--name-only", "--get-regexp", _FILTER_KEYS)
