@@ -211,6 +211,8 @@ def test_linked_instructions_file_is_skipped_with_a_notice(
     assert "Use tabs." in _sent(fake_llm) and SECRET not in _sent(fake_llm)
     assert f"CLAUDE.md not used as instructions: it leads to {secret}" in proc.stderr
     assert ".github/copilot-instructions.md not used as instructions" in proc.stderr
+    help_text = _agent(ws, home, fake_llm, "-p", "/help").stdout
+    assert f"- CLAUDE.md not used as instructions: it leads to {secret}" in help_text
 
 
 def test_linked_participant_prompt_is_refused(
