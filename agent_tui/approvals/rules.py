@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -246,12 +247,12 @@ def sensitive_match(relative: str) -> str | None:
 
     Checked on every folder level, so ``config/.env.local``, ``sub/.git/config`` and
     ``pkg/.vscode/settings.json`` count too: a subfolder may be opened as a workspace of its own,
-    and then its ``.agentrc``, ``.mcp.json`` and ``.vscode/`` are the ones loaded. Names compare
-    case-insensitively, as they do on the file systems of macOS and Windows.
+    and then its ``.agentrc``, ``.mcp.json`` and ``.vscode/`` are the ones loaded. Names compare as
+    the file systems of macOS and Windows would (see ``_file_system_name``).
     """
     parts = PurePosixPath(relative).parts
     for index, part in enumerate(parts):
-        name = part.casefold()
+        name = _file_system_name(part)
         last = index == len(parts) - 1
         if name.startswith(".env"):
             return ".env*"
@@ -260,3 +261,11 @@ def sensitive_match(relative: str) -> str | None:
         if last and name in _PROTECTED_FILES:
             return _PROTECTED_FILES[name]
     return None
+
+
+def _file_system_name(part: str) -> str:
+    """A name as a case-insensitive file system sees it: letter case folded, invisible format
+    characters dropped (HFS+ ignores some, e.g. U+200C), trailing dots and spaces dropped (Windows
+    does), so ``.MCP.json``, ``.mcp\u200c.json`` and ``.mcp.json.`` all name ``.mcp.json`` there."""
+    visible = "".join(ch for ch in part if unicodedata.category(ch) != "Cf")
+    return visible.rstrip(". ").casefold() or visible.casefold()
