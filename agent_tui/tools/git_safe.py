@@ -20,6 +20,8 @@ model can call ``get_changed_files`` without approval, so :class:`SafeGit` turns
 
 ``GIT_OPTIONAL_LOCKS=0`` keeps git from writing the index while the user's own git may be running.
 The user's global config (name, email, aliases) stays in force: only the programs are switched off.
+Left alone on purpose: ``core.sshCommand``, credential helpers and proxies (these commands use no
+network) and ``core.untrackedCache`` (a cache; it runs nothing).
 """
 
 from __future__ import annotations
