@@ -18,6 +18,7 @@ from agent_tui import events as ev
 from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
+from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.errors import ApprovalRequired
 
 
@@ -66,6 +67,8 @@ class _Printer:
         self.fmt, self.out, self.err = fmt, out, err
         self._line_open = False
         self._announced: set[str] = set()  # streaming calls already given their start line
+        # call id -> the verdict that named a protected path, shown on the call's activity line
+        self._protected: dict[str, str] = {}
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
@@ -95,6 +98,12 @@ class _Printer:
                 self.err.write(f"… {shown_name(event.name)}\n")
         elif isinstance(event, ev.ToolCallStarted):
             self._announced.discard(event.call_id)  # ids may come again in a later round
+        elif isinstance(event, ev.ApprovalRequested | ev.ToolCallDecided):
+            reason = (
+                event.verdict.reason if isinstance(event, ev.ApprovalRequested) else event.reason
+            )
+            if PROTECTED_NOTE in reason:
+                self._protected[event.call_id] = reason
         elif isinstance(event, ev.ToolCallFinished):
             mark = "✗" if event.result.is_error else "●"
             label = event.past_tense_message or event.name
@@ -103,7 +112,9 @@ class _Printer:
                 if event.result.is_error and event.result.content
                 else ""
             )
-            self.err.write(f"{mark} {label}{detail}\n")
+            protected = self._protected.pop(event.call_id, "")
+            note = f" [{protected}]" if protected else ""
+            self.err.write(f"{mark} {label}{detail}{note}\n")
         elif isinstance(event, ev.ErrorEvent):
             self.err.write(f"error: {event.message}\n")
         elif isinstance(event, ev.CommandHandled) and event.message:

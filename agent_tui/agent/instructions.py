@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.resources import data_dir
+from agent_tui.tools.workspace_paths import OutsideWorkspace, require_inside
 
 DEFAULT_INSTRUCTIONS_FILES = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
 # One instructions file may not crowd out the conversation; a longer one is cut with a note.
@@ -49,24 +50,31 @@ def instructions_names(config: Any) -> tuple[str, ...]:
     return tuple(configured) if configured is not None else DEFAULT_INSTRUCTIONS_FILES
 
 
-def load_instructions(workspace: Path, config: Any = None) -> list[InstructionsFile]:
+def scan_instructions(
+    workspace: Path, config: Any = None
+) -> tuple[list[InstructionsFile], list[str]]:
     """Read the instructions files present at the workspace root.
 
     Files that resolve outside the workspace (a symlink to ``~/.ssh/...`` in a cloned repo) are
-    skipped: their text would be sent to the model provider.
+    skipped, since their text would be sent to the model provider; each skip is reported.
 
     Args:
         workspace: the workspace root.
         config: the Config (for ``[agent] instructions_files``); None = the defaults.
 
     Returns:
-        The files found, in the configured order.
+        The files found, in the configured order, and a notice per file skipped as outside.
     """
-    root = workspace.resolve()
-    found = []
+    found, skipped = [], []
     for name in instructions_names(config):
-        path = (root / name).resolve()
-        if root not in path.parents or not path.is_file():
+        try:
+            path = require_inside(workspace, name)
+        except OutsideWorkspace as exc:
+            skipped.append(
+                f"{name} not used as instructions: it leads to {exc.target}, outside the workspace"
+            )
+            continue
+        if not path.is_file():
             continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace").strip()
@@ -81,7 +89,12 @@ def load_instructions(workspace: Path, config: Any = None) -> list[InstructionsF
                 + f"\n[… {name} cut at {MAX_INSTRUCTIONS_CHARS} characters]"
             )
         found.append(InstructionsFile(name, text, truncated))
-    return found
+    return found, skipped
+
+
+def load_instructions(workspace: Path, config: Any = None) -> list[InstructionsFile]:
+    """The instructions files :func:`scan_instructions` finds, without the skip notices."""
+    return scan_instructions(workspace, config)[0]
 
 
 def loaded_instructions(workspace: Path, config: Any = None) -> list[str]:
@@ -102,14 +115,15 @@ def compose_system_prompt(
     *,
     participant_prompt: str = "",
     tool_hints: tuple[str, ...] = (),
+    instructions: list[InstructionsFile] | None = None,
 ) -> str:
     """Base prompt + environment + instructions files + participant prompt + tool hints.
 
     The fixed parts come first and the per-turn parts last, so a provider's prompt cache keeps
-    hitting on the common prefix.
+    hitting on the common prefix. ``instructions``: the files already scanned (None: read them).
     """
     parts = [base_prompt(), environment_section(workspace)]
-    files = load_instructions(workspace, config)
+    files = load_instructions(workspace, config) if instructions is None else instructions
     if files:
         parts.append(
             "# Instructions from the workspace\n"

@@ -157,6 +157,8 @@ class Agent:
         yield ev.TurnStarted(
             plan.text, plan.participant, plan.command, tuple(r.label for r in plan.references)
         )
+        for notice in plan.notices:
+            yield ev.Notice(notice, "warning")
         current: Message | None = Message("user", [TextBlock(plan.text)])
         cancelled = True
         try:

@@ -11,7 +11,6 @@ Resolution happens before anything is sent, so a missing file or a folder outsid
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any
 
 from agent_tui.errors import ToolError, UsageError
 from agent_tui.tools.base import SessionState, ToolContext
+from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitMissing, SafeGit
 
 # A token: '#', a name, and for kinds that take one an argument after ':'. It must start the text or
 # follow whitespace/an opening bracket, so "issue#12" or "C#" are not references. An argument that
@@ -280,51 +280,41 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
 _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's well-known empty tree
 
 
-async def _git(workspace: Path, *args: str) -> tuple[int, str, str]:
-    # Read-only: no optional index lock (the user's own git may be running), no pager, no prompts.
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+def _changes_text(workspace: Path) -> str:
+    """The #changes text (blocking: runs git with the repository's programs switched off)."""
+    git = SafeGit(workspace)
     try:
-        proc = await asyncio.create_subprocess_exec(
-            "git",
-            "-C",
-            str(workspace),
-            *args,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=env,
-        )
-    except FileNotFoundError:
+        top = git.work_tree(workspace)
+    except GitMissing:
         raise UsageError("#changes needs git, and `git` is not on PATH") from None
-    out, err = await proc.communicate()
-    code = proc.returncode if proc.returncode is not None else 1
-    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-
-
-async def resolve_changes(ctx: ReferenceContext, arg: str) -> Reference:
-    """The working tree's diff against HEAD (staged and unstaged), plus untracked file names."""
-    code, _, err = await _git(ctx.workspace, "rev-parse", "--show-toplevel")
-    if code != 0:
-        raise UsageError(
-            f"#changes needs a git repository, and {ctx.workspace} is not inside one "
-            f"({err.strip() or 'git rev-parse failed'})"
-        )
-    has_head = (await _git(ctx.workspace, "rev-parse", "--verify", "-q", "HEAD"))[0] == 0
+    except ToolError as exc:
+        raise UsageError(f"#changes: {exc}") from None
+    if top is None:
+        raise UsageError(f"#changes needs a git repository, and {workspace} is not inside one")
+    has_head = git.run("rev-parse", "--verify", "-q", "HEAD").code == 0
     base = "HEAD" if has_head else _EMPTY_TREE
-    code, diff, err = await _git(
-        ctx.workspace, "diff", "--no-color", "--no-ext-diff", base, "--", "."
-    )
-    if code != 0:
-        raise UsageError(f"#changes: git diff failed: {err.strip()}")
-    _, untracked, _ = await _git(ctx.workspace, "ls-files", "--others", "--exclude-standard")
+    diff = git.run("diff", *DIFF_FLAGS, SUBMODULES, base, "--", ".")
+    if diff.code != 0:
+        raise UsageError(f"#changes: git diff failed: {diff.err.strip()}")
+    untracked = git.run("ls-files", "--others", "--exclude-standard").out
     parts = []
-    if diff.strip():
-        parts.append(diff[:MAX_DIFF_CHARS].rstrip("\n"))
+    if diff.out.strip():
+        parts.append(diff.out[:MAX_DIFF_CHARS].rstrip("\n"))
     if untracked.strip():
         names = "\n".join(f"  {name}" for name in untracked.splitlines())
         parts.append(f"Untracked files (not in the diff):\n{names}")
     text = "\n\n".join(parts) or "No changes: the working tree matches HEAD."
-    return Reference("changes", "#changes", f"git diff {base[:7]} (working tree)\n{text}")
+    return f"git diff {base[:7]} (working tree)\n{text}"
+
+
+async def resolve_changes(ctx: ReferenceContext, arg: str) -> Reference:
+    """The working tree's diff against HEAD (staged and unstaged), plus untracked file names.
+
+    Git diffs a symbolic link as its target path, never its content, so nothing outside the
+    workspace is read.
+    """
+    text = await asyncio.to_thread(_changes_text, ctx.workspace)
+    return Reference("changes", "#changes", text)
 
 
 # --- #terminalLastCommand ----------------------------------------------------------------------

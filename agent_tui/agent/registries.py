@@ -55,7 +55,11 @@ def default_registries(config: Any) -> tuple[CommandRegistry, ParticipantRegistr
     for participant in builtin_participants():
         participants.register(participant)
     register_templates(commands, data_dir("prompts") / "commands")
-    register_prompt_files(commands, [user_prompts_dir(), config.workspace / WORKSPACE_PROMPTS])
+    register_prompt_files(commands, [user_prompts_dir()])
+    # Workspace prompt files win over the user's; they must lie inside the workspace (links too).
+    register_prompt_files(
+        commands, [config.workspace / WORKSPACE_PROMPTS], workspace=config.workspace
+    )
     register_user_participants(config, participants, commands)
     register_builtin_commands(commands)
     _register_optional(commands, "agent_tui.commands.approvals_cmds", "register_approval_commands")

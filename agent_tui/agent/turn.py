@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.agent.instructions import compose_system_prompt
+from agent_tui.agent.instructions import compose_system_prompt, scan_instructions
 from agent_tui.agent.references import (
     Reference,
     ReferenceContext,
@@ -50,6 +50,8 @@ class TurnPlan:
         participant: "" for the default agent.
         command: the slash command's name, if one was used.
         local_result: set when a command was handled without the model; nothing is sent.
+        notices: things the user should see before the answer (a workspace file not read because
+            it leads outside the workspace), each once per session.
     """
 
     text: str
@@ -59,6 +61,7 @@ class TurnPlan:
     participant: str = ""
     command: str = ""
     local_result: CommandResult | None = None
+    notices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,9 +219,17 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         raise UsageError(
             f"nothing to send: write a request after {after}" if after else "nothing to send"
         )
+    instructions, skipped = scan_instructions(deps.workspace, deps.config)
     system = compose_system_prompt(
-        deps.workspace, deps.config, participant_prompt=participant.prompt, tool_hints=tuple(hints)
+        deps.workspace,
+        deps.config,
+        participant_prompt=participant.prompt,
+        tool_hints=tuple(hints),
+        instructions=instructions,
     )
+    shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
+    notices = tuple(n for n in skipped if n not in shown)
+    shown.update(notices)
     return TurnPlan(
         text=rest.strip(),
         system_prompt=system,
@@ -226,4 +237,5 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         references=tuple(references),
         participant=participant.name,
         command=command_name,
+        notices=notices,
     )

@@ -21,19 +21,14 @@ more specific layer wins), but not the deny rules, which are about what a call t
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agent_tui.approvals.grants import ApprovalGrant, GrantStore
-from agent_tui.approvals.rules import (
-    TerminalRule,
-    UrlPattern,
-    glob_matches,
-    sensitive_match,
-)
+from agent_tui.approvals.protected import PROTECTED_NOTE, protected_glob, protected_reason
+from agent_tui.approvals.rules import TerminalRule, UrlPattern, glob_matches
 from agent_tui.approvals.shell import ParsedCommand, parse_command
 from agent_tui.approvals.sources import SettingSources
 from agent_tui.approvals.suggest import exact_pattern, suggest_for
@@ -41,6 +36,7 @@ from agent_tui.approvals.types import Decision, Scope, Verdict
 from agent_tui.config import Config
 from agent_tui.errors import ConfigError
 from agent_tui.tools.base import Manifest, Prepared
+from agent_tui.tools.workspace_paths import is_inside, real_path, real_root
 
 TERMINAL_TOOL = "run_in_terminal"
 _EDITS = ("tools", "edits", "auto_approve")
@@ -102,7 +98,7 @@ class ApprovalEngine:
         state_dir: Path | None = None,
     ) -> None:
         self.config = config
-        self.workspace = Path(os.path.realpath(workspace))
+        self.workspace = real_root(workspace)
         self.allow_tools = set(allow_tools)
         self.yolo = yolo
         self.grants = GrantStore(self.workspace, state_dir)
@@ -134,7 +130,11 @@ class ApprovalEngine:
         if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL:
             return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
         if self.yolo:
-            return Verdict("allow", "flag", "allowed: --yolo")
+            # Still runs, but the card and the headless line say what it touched.
+            note = self._protected(call)
+            return Verdict(
+                "allow", "flag", "allowed: --yolo" + (f", although {note}" if note else "")
+            )
         denied = self._deny_rule(call)
         if denied:
             return Verdict("ask", "deny_rule", f"asked: {denied}")
@@ -217,11 +217,9 @@ class ApprovalEngine:
     def _deny_rule(self, call: _Call) -> str | None:
         if call.outside:
             return f"{call.outside[0]} is outside the workspace"
-        if not call.manifest.read_only:
-            for rel in call.relative:
-                glob = sensitive_match(rel)
-                if glob:
-                    return f"{rel} is a protected path (`{glob}`)"
+        protected = self._protected(call)
+        if protected:
+            return protected
         if call.command is not None:
             return self._terminal_deny(call)
         rules = self._urls if call.manifest.kind == "fetch" else self._edits
@@ -247,15 +245,42 @@ class ApprovalEngine:
         return None
 
     def _write_problem(self, target: str, changes_dir: bool, cwd: Path) -> str | None:
+        full = self._write_path(target, changes_dir, cwd)
+        if full is None:
+            return "a path only known when it runs"
+        if not is_inside(self.workspace, full):
+            return "outside the workspace"
+        glob = protected_glob(self.workspace, full)
+        return f"a protected path (`{glob}`)" if glob else None
+
+    @staticmethod
+    def _write_path(target: str, changes_dir: bool, cwd: Path) -> Path | None:
+        """Where a redirection writes, resolved; None when only the running shell knows."""
         if any(ch in target for ch in "$`*?[") or (
             changes_dir and not target.startswith(("/", "~"))
         ):
-            return "a path only known when it runs"
-        full = Path(os.path.realpath(cwd / os.path.expanduser(target)))
-        if full != self.workspace and self.workspace not in full.parents:
-            return "outside the workspace"
-        glob = sensitive_match(full.relative_to(self.workspace).as_posix())
-        return f"a protected path (`{glob}`)" if glob else None
+            return None
+        return real_path(cwd, target)
+
+    def _protected(self, call: _Call) -> str | None:
+        """Why the call writes a protected path (DESIGN §5), or None: an edit's paths, a terminal
+        command's working folder and the files its redirections write."""
+        if call.manifest.read_only:
+            return None
+        for rel in call.relative:
+            glob = protected_glob(self.workspace, self.workspace / rel)
+            if glob:
+                return protected_reason(rel, glob)
+        if call.parsed is None:
+            return None
+        changes_dir = any(c.words and c.words[0] in ("cd", "pushd") for c in call.parsed.commands)
+        for target in call.parsed.writes:
+            full = self._write_path(target, changes_dir, call.cwd)
+            if full is not None and is_inside(self.workspace, full):
+                glob = protected_glob(self.workspace, full)
+                if glob:
+                    return f"the command writes to {target}, {PROTECTED_NOTE} (`{glob}`)"
+        return None
 
     def _remembered_or_setting(self, call: _Call) -> Verdict | None:
         name = call.manifest.name
@@ -300,8 +325,8 @@ class ApprovalEngine:
     def _describe(self, manifest: Manifest, input: dict[str, Any], prepared: Prepared) -> _Call:
         relative, outside = [], []
         for path in prepared.paths:
-            full = Path(os.path.realpath(self.workspace / path))
-            if full == self.workspace or self.workspace in full.parents:
+            full = real_path(self.workspace, path)
+            if is_inside(self.workspace, full):
                 relative.append(full.relative_to(self.workspace).as_posix() or ".")
             else:
                 outside.append(str(full))
@@ -311,8 +336,8 @@ class ApprovalEngine:
             command = ""
         parsed = parse_command(command) if command is not None else None
         # The terminal tool reports its working directory as its one path.
-        cwd = Path(os.path.realpath(self.workspace / prepared.paths[0])) if prepared.paths else None
-        if cwd is None or (cwd != self.workspace and self.workspace not in cwd.parents):
+        cwd = real_path(self.workspace, prepared.paths[0]) if prepared.paths else None
+        if cwd is None or not is_inside(self.workspace, cwd):
             cwd = self.workspace
         return _Call(manifest, tuple(relative), tuple(outside), tuple(urls), command, cwd, parsed)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -21,8 +22,24 @@ from urllib.parse import SplitResult, unquote, urlsplit
 
 from agent_tui.errors import ConfigError
 
-# Paths no setting or grant may auto-approve for writing (DESIGN §5 step 3).
-SENSITIVE_GLOBS: tuple[str, ...] = (".env*", ".git/**", ".agentrc")
+# Protected paths: no setting or grant may auto-approve writing them (DESIGN §5 step 3). Each one
+# either starts processes on a later run (MCP servers, hooks, tasks, git hooks/fsmonitor) or decides
+# what the agent may do or where its requests go, so a model that writes one acts without asking.
+SENSITIVE_GLOBS: tuple[str, ...] = (
+    ".agentrc",
+    ".mcp.json",
+    ".vscode/**",
+    ".agent/**",
+    ".claude/**",
+    ".git/**",
+    ".env*",
+)
+_PROTECTED_FILES = {g.casefold(): g for g in SENSITIVE_GLOBS if not g.endswith(("/**", "*"))}
+_PROTECTED_FOLDERS = {
+    g.removesuffix("/**").casefold(): g.removesuffix("/**")
+    for g in SENSITIVE_GLOBS
+    if g.endswith("/**")
+}
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -226,16 +243,29 @@ def glob_matches(glob: str, relative: str) -> bool:
 
 
 def sensitive_match(relative: str) -> str | None:
-    """The built-in sensitive glob a workspace-relative path falls under, if any.
+    """The protected-path glob (:data:`SENSITIVE_GLOBS`) a workspace-relative path falls under.
 
-    Checked on every folder level: ``config/.env.local`` and ``sub/.git/config`` count too.
+    Checked on every folder level, so ``config/.env.local``, ``sub/.git/config`` and
+    ``pkg/.vscode/settings.json`` count too: a subfolder may be opened as a workspace of its own,
+    and then its ``.agentrc``, ``.mcp.json`` and ``.vscode/`` are the ones loaded. Names compare as
+    the file systems of macOS and Windows would (see ``_file_system_name``).
     """
     parts = PurePosixPath(relative).parts
     for index, part in enumerate(parts):
-        if part.startswith(".env"):
+        name = _file_system_name(part)
+        last = index == len(parts) - 1
+        if name.startswith(".env"):
             return ".env*"
-        if part == ".git":  # the folder, or the file a worktree or submodule has instead
-            return ".git/**"
-        if part == ".agentrc" and index == len(parts) - 1:
-            return ".agentrc"
+        if name in _PROTECTED_FOLDERS:  # the folder itself or anything in it
+            return f"{_PROTECTED_FOLDERS[name]}/**"
+        if last and name in _PROTECTED_FILES:
+            return _PROTECTED_FILES[name]
     return None
+
+
+def _file_system_name(part: str) -> str:
+    """A name as a case-insensitive file system sees it: letter case folded, invisible format
+    characters dropped (HFS+ ignores some, e.g. U+200C), trailing dots and spaces dropped (Windows
+    does), so ``.MCP.json``, ``.mcp\u200c.json`` and ``.mcp.json.`` all name ``.mcp.json`` there."""
+    visible = "".join(ch for ch in part if unicodedata.category(ch) != "Cf")
+    return visible.rstrip(". ").casefold() or visible.casefold()

@@ -32,7 +32,7 @@ def _commands_table(commands: list[SlashCommand], prefix: str = "") -> list[str]
 
 def help_markdown(agent: Any) -> str:
     """The /help text: commands, participants and their commands, references, instructions files."""
-    from agent_tui.agent.instructions import instructions_names, loaded_instructions
+    from agent_tui.agent.instructions import instructions_names, scan_instructions
     from agent_tui.agent.turn import reference_registry
 
     deps = agent.deps
@@ -58,13 +58,15 @@ def help_markdown(agent: Any) -> str:
         usage = f"#{kind.name}" + (f":{kind.args_hint}" if kind.args_hint else "")
         out.append(f"| `{_cell(usage)}` | {_cell(kind.description)} |")
     out.append("| `#<tool>` | asks the model to use that tool this turn (e.g. `#grep_search`) |")
-    loaded = loaded_instructions(deps.workspace, deps.config)
+    files, skipped = scan_instructions(deps.workspace, deps.config)
+    loaded = [f.path for f in files]
     looked_for = ", ".join(instructions_names(deps.config))
     out += ["", "## Instructions files"]
     if loaded:
         out.append("Added to the system prompt: " + ", ".join(f"`{name}`" for name in loaded))
     else:
         out.append(f"None found at the workspace root (looked for {looked_for}).")
+    out += [f"- {_cell(note)}" for note in skipped]
     return "\n".join(out)
 
 

@@ -30,6 +30,7 @@ from agent_tui.commands.registry import (
     SlashCommand,
 )
 from agent_tui.errors import ConfigError, UsageError
+from agent_tui.tools.workspace_paths import OutsideWorkspace, require_inside
 
 PROMPT_SUFFIX = ".prompt.md"
 COMMAND_NAME = re.compile(r"^[A-Za-z][\w.-]*$")
@@ -133,12 +134,16 @@ def read_prompt_file(path: Path, name: str | None = None) -> PromptFile:
     )
 
 
-def _handler(prompt: PromptFile, reread: bool) -> Handler:
+def _handler(prompt: PromptFile, reread: bool, workspace: Path | None) -> Handler:
     async def run(ctx: CommandContext, arguments: str) -> CommandResult:
         current = prompt
         if reread:  # the user may have edited the file since the registry was built
             try:
+                if workspace is not None:  # ... or swapped it for a link since
+                    require_inside(workspace, prompt.path)
                 current = read_prompt_file(prompt.path, prompt.name)
+            except OutsideWorkspace as exc:
+                raise _outside_error(prompt.name, exc) from None
             except ConfigError as exc:
                 raise UsageError(f"/{prompt.name}: {exc}") from None
         return CommandResult(
@@ -153,8 +158,35 @@ def _handler(prompt: PromptFile, reread: bool) -> Handler:
     return run
 
 
+def _outside_error(name: str, exc: OutsideWorkspace) -> UsageError:
+    return UsageError(
+        f"/{name}: not sent. The prompt file {exc.path} leads to {exc.target}, outside the "
+        "workspace; prompt files are read only from inside it (a link in a cloned repository "
+        "could otherwise send any of your files to the model)."
+    )
+
+
+def _refusing_command(name: str, exc: OutsideWorkspace) -> SlashCommand:
+    """``/name`` for a prompt file that leads outside the workspace: it explains, and sends nothing."""
+
+    async def run(ctx: CommandContext, arguments: str) -> CommandResult:
+        raise _outside_error(name, exc)
+
+    return SlashCommand(
+        name=name,
+        description=f"not loaded: {Path(exc.path).name} leads outside the workspace",
+        handler=run,
+        source="prompt-file",
+    )
+
+
 def prompt_command(
-    prompt: PromptFile, *, source: str, participant: str = "", reread: bool = True
+    prompt: PromptFile,
+    *,
+    source: str,
+    participant: str = "",
+    reread: bool = True,
+    workspace: Path | None = None,
 ) -> SlashCommand:
     """The slash command that sends ``prompt``.
 
@@ -163,11 +195,12 @@ def prompt_command(
         source: the registry source ("prompt-file", "built-in", "user").
         participant: the participant that owns the command ("" = global).
         reread: read ``prompt.path`` again on each use (False for inline templates).
+        workspace: set for a workspace's prompt file, which must still lie inside it when re-read.
     """
     return SlashCommand(
         name=prompt.name,
         description=prompt.description,
-        handler=_handler(prompt, reread),
+        handler=_handler(prompt, reread, workspace),
         args_hint=prompt.args_hint,
         source=source,
         participant=participant,
@@ -178,19 +211,39 @@ def find_prompt_files(folder: Path) -> list[Path]:
     return sorted(folder.glob(f"*{PROMPT_SUFFIX}")) if folder.is_dir() else []
 
 
-def register_prompt_files(registry: CommandRegistry, folders: list[Path]) -> list[PromptFile]:
+def register_prompt_files(
+    registry: CommandRegistry, folders: list[Path], *, workspace: Path | None = None
+) -> list[PromptFile]:
     """Register every ``*.prompt.md`` in ``folders``; a later folder wins over an earlier one.
+
+    Args:
+        registry: where the commands go.
+        folders: the prompt folders, in order.
+        workspace: for a workspace's own folders: a file that leads outside it (a link, or a
+            linked folder) is not read; its command only says why.
 
     Returns:
         The prompt files registered.
     """
     found: dict[str, PromptFile] = {}
+    refused: dict[str, SlashCommand] = {}
     for folder in folders:
         for path in find_prompt_files(folder):
+            if workspace is not None:
+                try:
+                    require_inside(workspace, path)
+                except OutsideWorkspace as exc:
+                    name = path.name.removesuffix(PROMPT_SUFFIX)
+                    refused[name] = _refusing_command(name, exc)
+                    found.pop(name, None)
+                    continue
             prompt = read_prompt_file(path)
             found[prompt.name] = prompt
+            refused.pop(prompt.name, None)
     for prompt in found.values():
-        registry.register(prompt_command(prompt, source="prompt-file"))
+        registry.register(prompt_command(prompt, source="prompt-file", workspace=workspace))
+    for command in refused.values():
+        registry.register(command)
     return list(found.values())
 
 

@@ -21,6 +21,7 @@ from agent_tui.errors import ConfigError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
 from agent_tui.paths import user_prompts_dir
 from agent_tui.resources import data_dir
+from agent_tui.tools.workspace_paths import inside_workspace, real_path
 
 DEFAULT = Participant("", "The default agent: every enabled tool")
 
@@ -42,11 +43,16 @@ def _prompt_file_text(entry: dict[str, Any], index: int, workspace: Path) -> str
     ``prompt_file = "~/.ssh/id_rsa"`` would send that file to the model provider.
     """
     key = f"participants[{index}].prompt_file"
-    raw = Path(str(entry["prompt_file"])).expanduser()
-    path = (raw if raw.is_absolute() else workspace / raw).resolve()
-    allowed = (workspace.resolve(), user_prompts_dir().parent.resolve())
-    if not any(path == root or root in path.parents for root in allowed):
-        raise ConfigError("must be a file inside the workspace or ~/.agent/", key=key)
+    raw = str(entry["prompt_file"])
+    path = real_path(workspace, raw)
+    # The same check as read_file's (links followed), with ~/.agent/ as a second allowed root.
+    if (
+        inside_workspace(workspace, raw) is None
+        and inside_workspace(user_prompts_dir().parent, path) is None
+    ):
+        raise ConfigError(
+            f"must be a file inside the workspace or ~/.agent/, and {raw} leads to {path}", key=key
+        )
     try:
         return read_prompt_file(path, "prompt").body
     except ConfigError as exc:

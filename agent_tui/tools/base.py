@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from agent_tui.errors import ToolError
+from agent_tui.tools.workspace_paths import require_inside
 
 Kind = Literal["read", "edit", "execute", "fetch"]
 
@@ -137,14 +138,7 @@ class ToolContext:
         """
         if not isinstance(path, str) or not path.strip():
             raise ToolError("`path` is empty: give a path relative to the workspace root.")
-        root = self.workspace.resolve()
-        candidate = Path(path).expanduser()
-        full = (candidate if candidate.is_absolute() else root / candidate).resolve()
-        if full != root and root not in full.parents:
-            raise ToolError(
-                f"{path} is outside the workspace ({root}); only paths inside it can be used."
-            )
-        return full
+        return require_inside(self.workspace, path)
 
     def relative(self, path: Path) -> str:
         try:

@@ -1,13 +1,16 @@
 """get_changed_files (DESIGN §4): the workspace's staged, unstaged and untracked changes with diffs.
 
-Uses GitPython (imported on first call) to run git itself: ``git status --porcelain -z`` for the
-file lists (stable, unquoted paths) and ``git diff`` for the patches. Diffs are capped per file and
-in total, and the output says when something was cut.
+Runs git through :class:`~agent_tui.tools.git_safe.SafeGit` (no fsmonitor, filters, textconv,
+external diff or hooks from the repository's config): ``git status --porcelain -z`` for the file
+lists (stable, unquoted paths) and ``git diff`` for the patches. Untracked files are read only when
+they are regular files inside the workspace; a symbolic link is shown as its target, not followed.
+Diffs are capped per file and in total, and the output says when something was cut.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -16,6 +19,8 @@ from typing import Any
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
+from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitResult, SafeGit
+from agent_tui.tools.workspace_paths import inside_workspace
 
 PER_FILE_CHARS = 4_000
 TOTAL_CHARS = 30_000
@@ -42,28 +47,23 @@ class Changes:
     untracked: list[str] = field(default_factory=list)
 
 
-def _open_repo(workspace: Path) -> Any:
-    try:
-        import git  # GitPython: imported here, it costs ~0.1 s and needs the git executable
-    except ImportError as exc:
-        raise ToolError(
-            f"git is not available on this machine ({exc}); changes cannot be listed."
-        ) from exc
-    try:
-        return git.Repo(workspace, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+def _repo_root(git: SafeGit, workspace: Path) -> Path:
+    root = git.work_tree(workspace)
+    if root is None:
         raise ToolError(
             f"not a git repository: {workspace} (nor any folder above it), so there are no git "
             "changes to show. Use list_dir or file_search to look at the files instead."
-        ) from exc
+        )
+    return root
 
 
-def _head(repo: Any) -> str:
-    try:
-        name = f"branch {repo.head.reference.name}"
-    except TypeError:  # detached HEAD
-        return f"detached HEAD at {repo.head.commit.hexsha[:7]}"
-    return name if repo.head.is_valid() else f"{name}, no commits yet"
+def _head(git: SafeGit) -> str:
+    branch = git.run("symbolic-ref", "-q", "--short", "HEAD")
+    if branch.code != 0:  # detached HEAD
+        return f"detached HEAD at {git.run('rev-parse', '--short=7', 'HEAD').out.strip()}"
+    name = f"branch {branch.out.strip()}"
+    has_commits = git.run("rev-parse", "-q", "--verify", "HEAD").code == 0
+    return name if has_commits else f"{name}, no commits yet"
 
 
 def _parse_status(porcelain: str, changes: Changes) -> None:
@@ -111,8 +111,14 @@ class _Budget:
         return text
 
 
-def _untracked_diff(root: Path, path: str) -> str:
+def _untracked_diff(workspace: Path, root: Path, path: str) -> str:
     full = root / path
+    # Git lists a symbolic link as itself; show it as git would (its target), never follow it:
+    # a link to ~/.ssh/id_rsa must not put the key in the report.
+    if full.is_symlink():
+        return f"new symbolic link {path} -> {os.readlink(full)} (not followed)"
+    if inside_workspace(workspace, full) is None:
+        return f"new file {path}: not read, it resolves outside the workspace"
     try:
         size = full.stat().st_size
         with full.open("rb") as fh:
@@ -139,23 +145,24 @@ def _listing(title: str, items: list[str]) -> list[str]:
 
 def collect(workspace: Path, staged_only: bool) -> str:
     """The report get_changed_files returns (blocking: runs git)."""
-    repo = _open_repo(workspace)
-    import git  # already imported by _open_repo; named here for its exception class
-
-    root = Path(repo.working_tree_dir or workspace).resolve()
+    git = SafeGit(workspace)
+    root = _repo_root(git, workspace)
+    git.cwd = root  # porcelain paths are relative to the repository root
     rel = workspace.resolve().relative_to(root).as_posix() if workspace.resolve() != root else ""
     pathspec = ["--", rel] if rel else []
-    try:
-        changes = Changes(root, _head(repo))
-        _parse_status(
-            repo.git.status("--porcelain=v1", "-z", "--untracked-files=all", *pathspec), changes
-        )
-        staged_diff = repo.git.diff("--cached", "--no-color", "--no-ext-diff", "-M", *pathspec)
-        unstaged_diff = (
-            "" if staged_only else repo.git.diff("--no-color", "--no-ext-diff", *pathspec)
-        )
-    except git.GitCommandError as exc:
-        raise ToolError(f"git failed in {root}: {str(exc.stderr).strip() or exc}") from exc
+    changes = Changes(root, _head(git))
+    status = git.run(
+        "status", "--porcelain=v1", "-z", "--untracked-files=all", SUBMODULES, *pathspec
+    )
+    staged = git.run("diff", "--cached", *DIFF_FLAGS, SUBMODULES, "-M", *pathspec)
+    unstaged = (
+        GitResult(0, "", "") if staged_only else git.run("diff", *DIFF_FLAGS, SUBMODULES, *pathspec)
+    )
+    for result in (status, staged, unstaged):
+        if result.code != 0:
+            raise ToolError(f"git failed in {root}: {result.err.strip() or result.code}")
+    _parse_status(status.out, changes)
+    staged_diff, unstaged_diff = staged.out, unstaged.out
 
     lines = [f"Repository: {root} ({changes.head})"]
     if not (changes.staged or changes.unstaged or changes.untracked):
@@ -176,7 +183,7 @@ def collect(workspace: Path, staged_only: bool) -> str:
         sections.append(("Unstaged diff", _split_diff(unstaged_diff)))
         # A generator: untracked files are read only while the budget lasts.
         untracked = (
-            _untracked_diff(root, p) if budget.left > 0 else f"new file {p}"
+            _untracked_diff(workspace, root, p) if budget.left > 0 else f"new file {p}"
             for p in changes.untracked[:MAX_LISTED]
         )
         sections.append(("Untracked files", untracked))

@@ -132,3 +132,25 @@ def test_tool_hints_name_the_tools_for_this_turn(workspace: Path) -> None:
     assert system.endswith(
         "The user asked you to use these tools in this turn: `grep_search`, `read_file`."
     )
+
+
+async def test_instructions_leading_outside_are_skipped_and_said_once(
+    workspace: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "outside" / "id_rsa"
+    secret.parent.mkdir()
+    secret.write_text("KEY-MATERIAL-9\n")
+    (workspace / "AGENTS.md").write_text("Use tabs.\n")
+    (workspace / "CLAUDE.md").symlink_to(secret)
+    agentrc = '[agent]\ninstructions_files = ["AGENTS.md", "CLAUDE.md", "../outside/id_rsa"]\n'
+    agent = make_agent(workspace, agentrc=agentrc)
+
+    first = await plan_turn(agent, "hello")
+    second = await plan_turn(agent, "again")
+
+    assert "Use tabs." in first.system_prompt and "KEY-MATERIAL-9" not in first.system_prompt
+    assert first.notices == (
+        f"CLAUDE.md not used as instructions: it leads to {secret}, outside the workspace",
+        f"../outside/id_rsa not used as instructions: it leads to {secret}, outside the workspace",
+    )
+    assert second.notices == ()  # once per session

@@ -171,3 +171,25 @@ async def test_bad_staged_only_is_a_tool_error(tmp_path: Path) -> None:
         tool.prepare({"staged_only": "yes"}, ctx)
     with pytest.raises(ToolError, match="`staged_only` must be true or false"):
         await tool.invoke({"staged_only": 1}, ctx)
+
+
+async def test_no_program_from_a_submodules_git_config_runs(tmp_path: Path) -> None:
+    # git status looks inside a submodule by running git status there, under the submodule's own
+    # config, whose filter drivers the app never read; --ignore-submodules=dirty keeps git out.
+    sub = make_repo(tmp_path / "sub", {".gitattributes": "* filter=evil\n", "f.txt": "x\n"})
+    top = make_repo(tmp_path / "top", {"t.txt": "t\n"})
+    git(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "sub")
+    git(top, "commit", "-q", "-m", "submodule")
+    marker = tmp_path / "MARKER"
+    program = tmp_path / "evil.sh"
+    program.write_text(f"#!/bin/sh\necho ran >> {marker}\ncat\n")
+    program.chmod(0o755)
+    git(top / "sub", "config", "filter.evil.clean", str(program))
+    git(top / "sub", "config", "core.fsmonitor", str(program))
+    (top / "sub" / "f.txt").write_text("changed\n")
+    (top / "t.txt").write_text("t changed\n")
+
+    report = await changed(top)
+
+    assert "+t changed" in report
+    assert not marker.exists()

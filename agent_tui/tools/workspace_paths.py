@@ -1,0 +1,83 @@
+"""The one outside-the-workspace check (DESIGN §4): every path a tool uses and every file the app
+reads on its own (prompt files, instructions files, participant prompts, ``#file``, the untracked
+files ``get_changed_files`` shows) goes through it.
+
+Why one function: a repository controls its own files, symbolic links included, and a link committed
+as ``.agent/prompts/review.prompt.md -> ../../../.ssh/id_rsa`` survives ``git clone``. Whatever reads a
+workspace file for the model must follow the link first and look where it really lands; a copy of
+the check that forgets a case (a symlinked folder, ``..``, ``~``) is how a key file reaches a model.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from agent_tui.errors import ToolError
+
+
+class OutsideWorkspace(ToolError):
+    """A path that resolves (via ``..``, an absolute path or a symbolic link) outside the workspace.
+
+    Args:
+        path: the path as given.
+        target: where it really leads.
+        root: the workspace root (resolved).
+    """
+
+    def __init__(self, path: str, target: Path, root: Path) -> None:
+        self.path, self.target, self.root = path, target, root
+        super().__init__(describe_outside(path, target, root))
+
+
+def real_root(workspace: Path) -> Path:
+    """The workspace root with every symbolic link resolved."""
+    return Path(os.path.realpath(workspace))
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """Whether ``path`` is ``root`` or lies under it (both already resolved)."""
+    return path == root or root in path.parents
+
+
+def real_path(workspace: Path, path: str | Path) -> Path:
+    """``path`` (workspace-relative or absolute, ``~`` expanded) with every link and ``..`` resolved."""
+    candidate = Path(path).expanduser()
+    return Path(os.path.realpath(candidate if candidate.is_absolute() else workspace / candidate))
+
+
+def inside_workspace(workspace: Path, path: str | Path) -> Path | None:
+    """The resolved ``path`` if it lands inside the workspace, else None.
+
+    Args:
+        workspace: the workspace root (resolved here, so a symlinked root is fine).
+        path: workspace-relative or absolute.
+    """
+    root = real_root(workspace)
+    full = real_path(root, path)
+    return full if is_inside(root, full) else None
+
+
+def require_inside(workspace: Path, path: str | Path) -> Path:
+    """Like :func:`inside_workspace`, but a path outside is an error saying where it leads.
+
+    Raises:
+        OutsideWorkspace: the path resolves outside the workspace.
+    """
+    root = real_root(workspace)
+    full = real_path(root, path)
+    if not is_inside(root, full):
+        raise OutsideWorkspace(str(path), full, root)
+    return full
+
+
+def describe_outside(path: str, target: Path, root: Path) -> str:
+    """A sentence for a refused path; names the link's target when the path itself looked inside."""
+    candidate = Path(path).expanduser()
+    lexical = Path(os.path.normpath(candidate if candidate.is_absolute() else root / candidate))
+    if is_inside(root, lexical):
+        return (
+            f"{path} is a symbolic link (or lies in a linked folder) that leads to {target}, "
+            f"outside the workspace ({root}); only paths inside it can be used."
+        )
+    return f"{path} is outside the workspace ({root}); only paths inside it can be used."
