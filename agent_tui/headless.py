@@ -17,6 +17,7 @@ from typing import IO, Any
 from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
+from agent_tui.config import endpoint_notice
 from agent_tui.errors import ApprovalRequired
 
 
@@ -176,6 +177,9 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     agent.interactive = False
     for warning in agent.deps.approvals.warnings():  # --yolo, untrusted settings ignored
         sys.stderr.write(f"warning: {warning}\n")
+    endpoint = endpoint_notice(agent.deps.config)  # requests leave for a non-default server
+    if endpoint is not None:
+        sys.stderr.write(f"note: {endpoint}\n")
 
     async def main() -> int:
         try:

@@ -122,7 +122,7 @@ class AgentApp(App[int]):
         theme = self.agent.deps.config.section("ui", "theme")
         self.theme = THEMES.get(theme or "dark", "textual-dark")
         status = self.status
-        status.model_name = self.agent.model.name
+        self.refresh_model_status()
         status.workspace = self.workspace_label
         status.approval_mode = approval_mode(self.agent)
         self.prompt_input.prompt_history = load_history(self.workspace)
@@ -180,6 +180,13 @@ class AgentApp(App[int]):
 
     def refresh_approval_mode(self) -> None:
         self.status.approval_mode = approval_mode(self.agent)
+
+    def refresh_model_status(self) -> None:
+        """The model's name, and its endpoint's host when it is not the provider's own API."""
+        from agent_tui.config import endpoint_host
+
+        self.status.model_name = self.agent.model.name
+        self.status.endpoint = endpoint_host(self.agent.model) or ""
 
     def _first_frame_painted(self, path: str) -> None:
         Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
@@ -371,14 +378,16 @@ class AgentApp(App[int]):
 
     async def _pick_model(self, alias: str = "") -> None:
         """Switch to the model ``alias`` (``/model fast``), or pick one from a list."""
+        from agent_tui.config import model_choices
         from agent_tui.ui.screens.model_picker import ModelPickerScreen
 
-        models = self.agent.deps.config.models
-        if not models:
+        config = self.agent.deps.config
+        if not config.models:
             await self.transcript.add(
                 Note("No models configured: add [models.<alias>] to .agentrc.")
             )
             return
+        models = model_choices(config)
         if alias and alias not in models:
             known = ", ".join(sorted(models))
             await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
@@ -397,7 +406,7 @@ class AgentApp(App[int]):
                 await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
                 return
             await self.agent.set_model(model, provider)
-            self.status.model_name = model.name
+            self.refresh_model_status()
             await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
 
     # ---- quitting -----------------------------------------------------------------------
