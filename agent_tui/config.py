@@ -115,6 +115,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from exc
+    except UnicodeDecodeError as exc:  # TOML is UTF-8 by definition
+        raise ConfigError(
+            f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
+            file=str(path),
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror}", file=str(path)) from exc
 

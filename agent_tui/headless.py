@@ -180,6 +180,7 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     endpoint = endpoint_notice(agent.deps.config)  # requests leave for a non-default server
     if endpoint is not None:
         sys.stderr.write(f"note: {endpoint}\n")
+    _print_state_notices()  # state files moved aside while starting
 
     async def main() -> int:
         try:
@@ -195,3 +196,12 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
+    finally:
+        _print_state_notices()  # and during the turn (approvals are read as calls are decided)
+
+
+def _print_state_notices() -> None:
+    from agent_tui.state_files import take_notices
+
+    for notice in take_notices():
+        sys.stderr.write(f"note: {notice}\n")

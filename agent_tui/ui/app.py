@@ -163,6 +163,9 @@ class AgentApp(App[int]):
         mcp = self.agent.deps.mcp
         if mcp is not None:
             notices.extend(mcp.notices)
+        from agent_tui.state_files import take_notices
+
+        notices.extend(take_notices())  # damaged state files moved aside
         return notices
 
     # ---- workspace trust (issue 4 §5): the flow lives in ui/trust_flow.py ----------------
@@ -287,12 +290,19 @@ class AgentApp(App[int]):
                         event.proceed.set_result(bool(proceed))
                 else:
                     await view.handle(event)
+            await self._show_state_notices()  # approvals.json etc. moved aside during the turn
         except asyncio.CancelledError:
             await view.cancelled()
             raise
         finally:
             self._set_busy(False)
             self.title = APP_TITLE
+
+    async def _show_state_notices(self) -> None:
+        from agent_tui.state_files import take_notices
+
+        for notice in take_notices():
+            await self.transcript.add(Note(notice, "warning"))
 
     def _set_busy(self, busy: bool) -> None:
         self.status.busy = busy
