@@ -163,6 +163,10 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"workspace {workspace} is not a folder")
     handled = _approval_command(args, workspace)
     if handled is not None:
+        from agent_tui.state_files import take_notices
+
+        for notice in take_notices():  # a damaged approvals.json moved aside
+            sys.stderr.write(f"note: {notice}\n")
         return handled
     headless = args.prompt is not None
     trusted = args.trust or is_trusted(workspace)

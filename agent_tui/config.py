@@ -282,6 +282,31 @@ class _Stack:
         return section
 
 
+def _untrusted_providers(
+    tree: dict[str, Any], ignored: tuple[str, ...]
+) -> tuple[str | None, dict[str, str]]:
+    """The providers an untrusted workspace file named but may not set: ``[model]``'s, and each
+    alias's (by alias name)."""
+    model = tree.get("model", {}).get("provider") if "model.provider" in ignored else None
+    aliases = {
+        alias: str(section["provider"])
+        for alias, section in tree.get("models", {}).items()
+        if f"models.{alias}.provider" in ignored
+    }
+    return model, aliases
+
+
+def _without_model_name(
+    layer: dict[str, Any], ignored: tuple[str, ...]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    model = layer.get("model", {})
+    if "name" not in model:
+        return layer, ignored
+    rest = {k: v for k, v in model.items() if k != "name"}
+    layer = {k: v for k, v in layer.items() if k != "model"} | ({"model": rest} if rest else {})
+    return layer, (*ignored, "model.name")
+
+
 def _display(path: Path) -> str:
     try:
         return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
@@ -317,6 +342,7 @@ def load_config(
     files: list[Path] = []
     ignored: tuple[str, ...] = ()
     user_only: tuple[str, ...] = ()
+    foreign_aliases: dict[str, str] = {}
     for path, is_workspace in ((user_path, False), (ws_path, True)):
         if not path.is_file() or (is_workspace and path.resolve() == user_path.resolve()):
             continue
@@ -324,21 +350,34 @@ def load_config(
         _validate(layer, str(path))
         files.append(path)
         if is_workspace:
+            original = layer
             layer, ignored, user_only = workspace_layer(layer, trusted=trusted)
-        stack.add(layer, WORKSPACE_FILE_LABEL if is_workspace else _display(path), from_file=True)
+            meant_for, foreign_aliases = _untrusted_providers(original, ignored)
+            if meant_for not in (None, _pick_provider(stack.merged["model"], env)):
+                # Its model name is for the provider it may not set yet: it waits for trust too.
+                layer, ignored = _without_model_name(layer, ignored)
+        label = WORKSPACE_FILE_LABEL if is_workspace else _display(path)
+        stack.add(layer, label, from_file=True)
     stack.add(_env_layer(env), "AGENT_TUI_BASE_URL", from_file=False)
     cli_layer = copy.deepcopy(cli or {})
     cli_model = cli_layer.get("model", {})
     aliases = stack.merged.get("models", {})
+    before_cli = _pick_provider(stack.merged["model"], env)
     alias = cli_model.get("name") if cli_model.get("name") in aliases else None
+    if alias is not None and foreign_aliases.get(alias, before_cli) != before_cli:
+        alias = None  # an untrusted alias for another provider: just a model name
     if alias is not None:
         del cli_model["name"]  # --model ALIAS: the alias's settings, under the other flags
     stack.add(cli_layer, "--base-url", from_file=False)
     _validate(stack.merged, "command line and environment")
     section = stack.model_section()
+    provider = _pick_provider(section, env)
     models = {
         name: _in_workspace(model_config(inherit_model(section, sub, env), env), workspace)
         for name, sub in stack.merged.get("models", {}).items()
+        # An alias for another provider whose provider key was not applied (untrusted) would
+        # be a different model than it says: not offered.
+        if foreign_aliases.get(name, provider) == provider
     }
     base_url_from = stack.base_url_from
     if alias is not None:

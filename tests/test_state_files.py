@@ -76,6 +76,19 @@ def test_damaged_approvals_file_is_moved_aside_and_approval_still_works(
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("damage", ["grants is a number", "not UTF-8"])
+def test_listing_approvals_with_a_damaged_file_says_so_and_lists_none(
+    ws: Path, fake_llm: FakeLLM, damage: str
+) -> None:
+    state = ws.parent / "state"
+    state.mkdir()
+    (state / "approvals.json").write_bytes(DAMAGED_APPROVALS[damage])
+    proc = agent(ws, fake_llm, "--list-approvals")
+    assert proc.returncode == 0, proc.stderr
+    assert "approvals.json was damaged" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(moved_aside(state, "approvals.json")) == 1
+
+
 def test_non_utf8_trust_file_is_moved_aside_at_start(ws: Path, fake_llm: FakeLLM) -> None:
     state = ws.parent / "state"
     state.mkdir()

@@ -150,6 +150,7 @@ class AgentApp(App[int]):
             install_mcp_hooks(self, self.agent.deps.mcp)
 
     def _startup_notices(self) -> list[str]:
+        from agent_tui.config_gate import format_keys
         from agent_tui.ui import trust_flow
 
         config = self.agent.deps.config
@@ -157,7 +158,7 @@ class AgentApp(App[int]):
         if config.ignored_untrusted and trust_flow.trust_answer_here(self) is False:
             # Only after a "no": never answered, the trust question comes instead (_check_trust).
             notices.append(
-                f"This folder's .agentrc sets {', '.join(config.ignored_untrusted)}, which apply "
+                f"This folder's .agentrc sets {format_keys(config.ignored_untrusted)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
         mcp = self.agent.deps.mcp
@@ -403,7 +404,7 @@ class AgentApp(App[int]):
             await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
             return
         if not alias:
-            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model.name))
+            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model))
             alias = picked or ""
         if alias:
             from agent_tui.errors import AgentError

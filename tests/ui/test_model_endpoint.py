@@ -55,7 +55,8 @@ async def test_status_bar_shows_the_endpoint_host_and_model_goes_back_to_the_sta
         await wait_screen(pilot, "ModelPickerScreen")
         options = app.screen.query_one("OptionList")
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]  # type: ignore[attr-defined]
-        assert labels[0] == "default: openai local-model"  # the model the session started with
+        # The model the session started with comes first; only the running one is "current".
+        assert labels == ["default: openai local-model", "official: anthropic claude-x  (current)"]
         await pilot.press("escape")
         await send(pilot, "/model default")
         await wait_idle(pilot)

@@ -80,7 +80,8 @@ class TrustScreen(ModalScreen[bool | None]):
                 yield Static("\n".join(self.settings), markup=False)
             yield Static(
                 "Trust only folders whose files you know: a repository's settings can approve "
-                "tool calls and start programs. /trust changes your answer later.",
+                "tool calls, start programs and send your requests and API key to another "
+                "server. /trust changes your answer later.",
                 id="why",
             )
             with Horizontal(id="buttons"):
