@@ -81,7 +81,12 @@ def private_fd(path: Path, *, append: bool) -> int:
     """
     private_dir(path.parent)
     flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
-    return os.open(path, flags, FILE_MODE)
+    fd = os.open(path, flags, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)  # a log an older version left 0644 becomes private too
+    except OSError:
+        pass  # not ours to change (another user's file): write to it as it is
+    return fd
 
 
 def check_writable(folder: Path) -> None:

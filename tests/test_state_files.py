@@ -172,3 +172,16 @@ def test_non_utf8_prompt_history_is_moved_aside(
     assert load_history(tmp_path) == []
     assert len(list(path.parent.glob("*.corrupt-*"))) == 1
     assert any("not UTF-8" in n for n in take_notices())
+
+
+def test_logs_left_readable_by_an_older_version_become_private(ws: Path, fake_llm: FakeLLM) -> None:
+    logs = ws.parent / "state" / "logs"
+    logs.mkdir(parents=True)
+    old_log = logs / "agent-tui.log"
+    old_log.write_text("earlier run\n")
+    old_log.chmod(0o644)
+    fake_llm.set_script([{"text": "nope", "fault": {"status": 401}}])  # something gets logged
+    proc = agent(ws, fake_llm, "-p", "hi")
+    assert proc.returncode == 1
+    assert stat.S_IMODE(old_log.stat().st_mode) == 0o600
+    assert old_log.read_text().startswith("earlier run\n")  # appended to, not replaced
