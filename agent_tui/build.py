@@ -77,7 +77,8 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     Reloads the config with ``trusted`` (same CLI layer), rebuilds the approval engine from it
     (keeping this session's grants and the tool picker's choices), and brings the MCP servers in
     step: servers the folder's files now add are started, servers they may no longer run stopped.
-    The running model is kept (it may be the demo model or one picked with /model).
+    The model follows the folder's endpoint settings only while the agent runs the model its
+    config gave (not the demo model, nor one picked with /model).
 
     Args:
         agent: the running Agent.
@@ -88,14 +89,20 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
 
     Raises:
         ConfigError: the reloaded config (or a workspace MCP file) is invalid; nothing is changed.
+        AgentError: the new model's provider cannot be created; nothing is changed.
     """
-    from agent_tui.config import load_config
+    from agent_tui.config import endpoint_notice, load_config
+    from agent_tui.config_gate import format_keys
+    from agent_tui.providers import make_provider
 
     deps = agent.deps
     old = deps.config
-    config = dataclasses.replace(
-        load_config(old.workspace, cli=old.cli, trusted=trusted), model=old.model
-    )
+    config = load_config(old.workspace, cli=old.cli, trusted=trusted)
+    configured = load_config(old.workspace, cli=old.cli, trusted=old.trusted).model
+    switch = agent.model == old.model == configured and config.model != configured
+    provider = make_provider(config.model) if switch else None
+    if not switch:
+        config = dataclasses.replace(config, model=old.model)
     engine = deps.approvals
     approvals = ApprovalEngine(
         config, config.workspace, allow_tools=engine.allow_tools, yolo=engine.yolo
@@ -104,9 +111,12 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     notes = await _apply_mcp(agent, config)
     deps.config, deps.approvals = config, approvals
     _share_disabled(deps)
-    applied = ", ".join(f"[{key}]" for key in old.ignored_untrusted)
-    if trusted and applied:
-        notes.insert(0, f"Applied this folder's {applied} settings.")
+    if provider is not None:
+        await agent.set_model(config.model, provider)
+        where = endpoint_notice(config) or "the provider's own API"
+        notes.insert(0, f"Model: {config.model.provider} {config.model.name}, {where}.")
+    if trusted and old.ignored_untrusted:
+        notes.insert(0, f"Applied this folder's {format_keys(old.ignored_untrusted)} settings.")
     return notes
 
 

@@ -151,13 +151,22 @@ def _run(args: argparse.Namespace) -> int:
     from agent_tui.config import load_config
     from agent_tui.errors import UsageError
     from agent_tui.logs import setup_logging
+    from agent_tui.paths import state_dir
+    from agent_tui.state_files import check_writable
 
+    # An unwritable state dir stops here with one line (exit 2) rather than half-working:
+    # grants, trust answers, sessions and logs would all be lost without a word.
+    check_writable(state_dir())
     setup_logging()
     workspace = (args.workspace or Path.cwd()).resolve()
     if not workspace.is_dir():
         raise UsageError(f"workspace {workspace} is not a folder")
     handled = _approval_command(args, workspace)
     if handled is not None:
+        from agent_tui.state_files import take_notices
+
+        for notice in take_notices():  # a damaged approvals.json moved aside
+            sys.stderr.write(f"note: {notice}\n")
         return handled
     headless = args.prompt is not None
     trusted = args.trust or is_trusted(workspace)

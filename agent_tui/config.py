@@ -1,8 +1,17 @@
 """Layered configuration (DESIGN §7), merged in one function and validated once.
 
-defaults < user ``~/.agentrc`` < workspace ``.agentrc`` (its ``tools`` and ``mcp`` only once the
-folder is trusted) < environment < CLI flags. A bad file stops with the file, the key and the reason;
-nothing is half-applied.
+defaults < user ``~/.agentrc`` < workspace ``.agentrc`` (its trust-gated keys only once the folder is
+trusted: ``config_schema`` decides each key) < environment < CLI flags. A bad file stops with the
+file, the key and the reason; nothing is half-applied.
+
+A provider's own ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL`` replaces its built-in URL, as the
+official SDKs do: below every layer that sets ``base_url``.
+
+The model name, ``base_url`` and ``api_key_env`` belong to a provider: those set in an ``.agentrc``
+go with the provider that file's layer ends up with; those set in the environment or on the command
+line go with the provider named beside them (``AGENT_TUI_PROVIDER``, ``--provider``), or with any
+provider when none is. When the final provider is another one, they are dropped and the provider's
+defaults apply. ``[models.<alias>]`` inherit ``[model]`` the same way.
 """
 
 from __future__ import annotations
@@ -10,12 +19,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from agent_tui.config_schema import SCHEMA, TRUST_GATED
+from agent_tui.config_gate import workspace_layer
+from agent_tui.config_schema import SCHEMA
 from agent_tui.errors import ConfigError
 from agent_tui.paths import user_config_path
 
@@ -32,6 +44,11 @@ PROVIDER_DEFAULTS: dict[str, dict[str, str]] = {
     },
     "scripted": {"name": "scripted", "base_url": "", "api_key_env": ""},
 }
+# The official SDKs' variables for a provider's URL (the LM Studio / Ollama habit).
+PROVIDER_URL_ENV = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
+# Model keys that belong to one provider's API (see the module docstring).
+PROVIDER_BOUND = ("name", "base_url", "api_key_env")
+WORKSPACE_FILE_LABEL = "the workspace .agentrc"
 
 DEFAULTS: dict[str, Any] = {
     "model": {"transport": "httpx", "max_tokens": 8192, "timeout_s": 600, "max_retries": 4},
@@ -68,10 +85,13 @@ class Config:
     workspace: Path
     files: tuple[Path, ...] = ()  # the .agentrc files that were read
     trusted: bool = False
-    # Trust-gated keys a workspace .agentrc set that were not applied (folder not trusted).
+    # Trust-gated keys a workspace .agentrc set that were not applied (folder not trusted):
+    # whole sections ("tools") or dotted keys ("model.base_url").
     ignored_untrusted: tuple[str, ...] = ()
-    # User-only keys a workspace .agentrc set, never applied however trusted (USER_ONLY).
+    # User-only keys a workspace .agentrc set, never applied however trusted (config_schema NEVER).
     ignored_user_only: tuple[str, ...] = ()
+    # Where the model's base_url came from ("--base-url", "OPENAI_BASE_URL", a file); None: default.
+    base_url_from: str | None = None
     models: dict[str, ModelConfig] = field(default_factory=dict)
     # The CLI-flag layer it was loaded with, so trusting the folder can reload it (build.apply_trust).
     cli: dict[str, Any] = field(default_factory=dict)
@@ -95,6 +115,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from exc
+    except UnicodeDecodeError as exc:  # TOML is UTF-8 by definition
+        raise ConfigError(
+            f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
+            file=str(path),
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror}", file=str(path)) from exc
 
@@ -143,14 +168,77 @@ def _pick_provider(model: dict[str, Any], env: dict[str, str]) -> str:
         return "anthropic"
     if env.get("OPENAI_API_KEY"):
         return "openai"
+    if env.get("OPENAI_BASE_URL"):  # a local server often needs no key
+        return "openai"
     return "anthropic"
+
+
+def provider_default_url(provider: str, env: dict[str, str]) -> str:
+    """The URL a provider uses when no layer sets ``base_url``: its SDK variable, else the API's."""
+    variable = PROVIDER_URL_ENV.get(provider)
+    if variable and env.get(variable):
+        url = env[variable]
+        if not re.match(r"^https?://", url):
+            raise ConfigError(f"must start with http:// or https:// (got {url!r})", key=variable)
+        return url
+    return PROVIDER_DEFAULTS[provider]["base_url"]
 
 
 def model_config(section: dict[str, Any], env: dict[str, str]) -> ModelConfig:
     provider = _pick_provider(section, env)
-    values = {**PROVIDER_DEFAULTS[provider], **section, "provider": provider}
+    defaults = {**PROVIDER_DEFAULTS[provider], "base_url": provider_default_url(provider, env)}
+    values = {**defaults, **section, "provider": provider}
     fields = ModelConfig.__dataclass_fields__
     return ModelConfig(**{k: v for k, v in values.items() if k in fields})
+
+
+def inherit_model(
+    base: dict[str, Any], alias: dict[str, Any], env: dict[str, str]
+) -> dict[str, Any]:
+    """``[models.<alias>]`` on top of ``[model]``: what the alias leaves out comes from ``[model]``,
+    except the provider-bound keys when the alias names another provider."""
+    if "provider" in alias and alias["provider"] != _pick_provider(base, env):
+        base = {k: v for k, v in base.items() if k not in PROVIDER_BOUND}
+    return {**base, **alias}
+
+
+def endpoint_host(model: ModelConfig) -> str | None:
+    """``host[:port]`` of the model's URL when it is not the provider's official API, else None.
+
+    Only the host and port: a URL may carry a user name and password.
+    """
+    official = PROVIDER_DEFAULTS[model.provider]["base_url"]
+    if not model.base_url or model.base_url.rstrip("/") == official:
+        return None
+    parts = urlsplit(model.base_url)
+    # Shown on the screen: control characters made visible, never interpreted by the terminal.
+    host = "".join(ch if ch.isprintable() else "?" for ch in parts.hostname or model.base_url)
+    if ":" in host:
+        host = f"[{host}]"  # IPv6
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
+
+
+def endpoint_notice(config: Config) -> str | None:
+    """One line saying which non-default endpoint requests go to and why, or None."""
+    host = endpoint_host(config.model)
+    if host is None:
+        return None
+    source = config.base_url_from or PROVIDER_URL_ENV.get(config.model.provider, "config")
+    return f"using endpoint {host} (from {source})"
+
+
+# /model's name for the model the session started with, so there is a way back to it.
+START_ALIAS = "default"
+
+
+def model_choices(config: Config) -> dict[str, ModelConfig]:
+    """What ``/model`` offers: the model the session started with, then ``[models.*]`` (an alias
+    the user named ``default`` takes that name)."""
+    return {START_ALIAS: config.model, **config.models}
 
 
 def _in_workspace(model: ModelConfig, workspace: Path) -> ModelConfig:
@@ -160,22 +248,70 @@ def _in_workspace(model: ModelConfig, workspace: Path) -> ModelConfig:
     return model
 
 
-# Keys only the user's own ~/.agentrc may set, whatever the folder's trust: secrets for MCP
-# ${input:ID} variables must not come from a file a cloned repository controls.
-USER_ONLY = (("mcp", "input_values"),)
+@dataclass
+class _Stack:
+    """The layers merged so far, and for each provider-bound key the provider it belongs to."""
+
+    env: dict[str, str]
+    merged: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULTS))
+    bound: dict[str, str | None] = field(default_factory=dict)
+    base_url_from: str | None = None
+
+    def add(self, layer: dict[str, Any], label: str, *, from_file: bool) -> None:
+        self.merged = _merge(self.merged, layer)
+        section = layer.get("model", {})
+        # A file's keys go with the provider its layer ends up with; a run's (env, flags) with
+        # the provider named beside them, or none.
+        owner = _pick_provider(self.merged["model"], self.env) if from_file else None
+        owner = section.get("provider", owner)
+        for key in PROVIDER_BOUND:
+            if key in section:
+                self.bound[key] = owner
+        if "base_url" in section:
+            self.base_url_from = label
+
+    def model_section(self) -> dict[str, Any]:
+        """The merged ``[model]`` without the keys that belong to another provider."""
+        section: dict[str, Any] = self.merged["model"]
+        final = _pick_provider(section, self.env)
+        for key, owner in self.bound.items():
+            if owner is not None and owner != final and key in section:
+                del section[key]
+                if key == "base_url":
+                    self.base_url_from = None
+        return section
 
 
-def _without_user_only(layer: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    dropped = []
-    for section, key in USER_ONLY:
-        if key in layer.get(section, {}):
-            rest = {k: v for k, v in layer[section].items() if k != key}
-            # An emptied section goes too: it must not look like trust-gated settings.
-            layer = {k: v for k, v in layer.items() if k != section} | (
-                {section: rest} if rest else {}
-            )
-            dropped.append(f"{section}.{key}")
-    return layer, dropped
+def _untrusted_providers(
+    tree: dict[str, Any], ignored: tuple[str, ...]
+) -> tuple[str | None, dict[str, str]]:
+    """The providers an untrusted workspace file named but may not set: ``[model]``'s, and each
+    alias's (by alias name)."""
+    model = tree.get("model", {}).get("provider") if "model.provider" in ignored else None
+    aliases = {
+        alias: str(section["provider"])
+        for alias, section in tree.get("models", {}).items()
+        if f"models.{alias}.provider" in ignored
+    }
+    return model, aliases
+
+
+def _without_model_name(
+    layer: dict[str, Any], ignored: tuple[str, ...]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    model = layer.get("model", {})
+    if "name" not in model:
+        return layer, ignored
+    rest = {k: v for k, v in model.items() if k != "name"}
+    layer = {k: v for k, v in layer.items() if k != "model"} | ({"model": rest} if rest else {})
+    return layer, (*ignored, "model.name")
+
+
+def _display(path: Path) -> str:
+    try:
+        return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def load_config(
@@ -190,9 +326,10 @@ def load_config(
 
     Args:
         workspace: the workspace root (its ``.agentrc`` is read if present).
-        cli: overrides from flags, shaped like the file (``{"model": {"name": ...}}``).
+        cli: overrides from flags, shaped like the file (``{"model": {"name": ...}}``). A model
+            name that is a ``[models.<alias>]`` selects that alias.
         env: the environment (defaults to ``os.environ``).
-        trusted: whether the workspace is trusted (its ``tools`` and ``mcp`` keys apply).
+        trusted: whether the workspace is trusted (its trust-gated keys apply).
         user_file: the user-level file (defaults to ``~/.agentrc``).
 
     Raises:
@@ -201,10 +338,11 @@ def load_config(
     env = dict(os.environ if env is None else env)
     user_path = user_file or user_config_path()
     ws_path = workspace / ".agentrc"
-    merged = copy.deepcopy(DEFAULTS)
+    stack = _Stack(env)
     files: list[Path] = []
-    ignored: list[str] = []
-    user_only: list[str] = []
+    ignored: tuple[str, ...] = ()
+    user_only: tuple[str, ...] = ()
+    foreign_aliases: dict[str, str] = {}
     for path, is_workspace in ((user_path, False), (ws_path, True)):
         if not path.is_file() or (is_workspace and path.resolve() == user_path.resolve()):
             continue
@@ -212,35 +350,51 @@ def load_config(
         _validate(layer, str(path))
         files.append(path)
         if is_workspace:
-            layer, dropped = _without_user_only(layer)
-            user_only += dropped
-        if is_workspace and not trusted:
-            for key in TRUST_GATED:
-                if key in layer:
-                    ignored.append(key)
-                    layer = {k: v for k, v in layer.items() if k != key}
-        merged = _merge(merged, layer)
-    for layer in (_env_layer(env), cli or {}):
-        chosen = layer.get("model", {}).get("provider")
-        if chosen and chosen != merged.get("model", {}).get("provider", chosen):
-            # Switching provider: the lower layers' model name, URL and key variable belonged
-            # to the other API, so fall back to the new provider's defaults for them.
-            for key in ("name", "base_url", "api_key_env"):
-                merged["model"].pop(key, None)
-        merged = _merge(merged, layer)
-    _validate(merged, "command line and environment")
+            original = layer
+            layer, ignored, user_only = workspace_layer(layer, trusted=trusted)
+            meant_for, foreign_aliases = _untrusted_providers(original, ignored)
+            if meant_for not in (None, _pick_provider(stack.merged["model"], env)):
+                # Its model name is for the provider it may not set yet: it waits for trust too.
+                layer, ignored = _without_model_name(layer, ignored)
+        label = WORKSPACE_FILE_LABEL if is_workspace else _display(path)
+        stack.add(layer, label, from_file=True)
+    stack.add(_env_layer(env), "AGENT_TUI_BASE_URL", from_file=False)
+    cli_layer = copy.deepcopy(cli or {})
+    cli_model = cli_layer.get("model", {})
+    aliases = stack.merged.get("models", {})
+    before_cli = _pick_provider(stack.merged["model"], env)
+    alias = cli_model.get("name") if cli_model.get("name") in aliases else None
+    if alias is not None and foreign_aliases.get(alias, before_cli) != before_cli:
+        alias = None  # an untrusted alias for another provider: just a model name
+    if alias is not None:
+        del cli_model["name"]  # --model ALIAS: the alias's settings, under the other flags
+    stack.add(cli_layer, "--base-url", from_file=False)
+    _validate(stack.merged, "command line and environment")
+    section = stack.model_section()
+    provider = _pick_provider(section, env)
     models = {
-        alias: _in_workspace(model_config(section, env), workspace)
-        for alias, section in merged.get("models", {}).items()
+        name: _in_workspace(model_config(inherit_model(section, sub, env), env), workspace)
+        for name, sub in stack.merged.get("models", {}).items()
+        # An alias for another provider whose provider key was not applied (untrusted) would
+        # be a different model than it says: not offered.
+        if foreign_aliases.get(name, provider) == provider
     }
+    base_url_from = stack.base_url_from
+    if alias is not None:
+        section = {**inherit_model(section, aliases[alias], env), **cli_model}
+        if "base_url" in aliases[alias] and "base_url" not in cli_model:
+            base_url_from = f"[models.{alias}]"
+    if "base_url" not in section:
+        base_url_from = None  # the provider's default (or its SDK variable)
     return Config(
-        model=_in_workspace(model_config(merged.get("model", {}), env), workspace),
-        raw=merged,
+        model=_in_workspace(model_config(section, env), workspace),
+        raw=stack.merged,
         workspace=workspace,
         files=tuple(files),
         trusted=trusted,
-        ignored_untrusted=tuple(ignored),
-        ignored_user_only=tuple(user_only),
+        ignored_untrusted=ignored,
+        ignored_user_only=user_only,
+        base_url_from=base_url_from,
         models=models,
         cli=copy.deepcopy(cli or {}),
     )

@@ -1,8 +1,24 @@
-"""The JSON Schema of .agentrc (every key that exists; .agentrc.example documents each)."""
+"""The JSON Schema of .agentrc (every key that exists; .agentrc.example documents each).
+
+Each key also says, once, whether a workspace's own ``.agentrc`` may set it (CONVENTIONS: "every
+new config key is decided once"): the annotation ``WORKSPACE`` on its schema node is
+
+- ``"any"``: applied from a workspace file at once;
+- ``"trusted"``: applied only once the user trusts the folder (DESIGN §5) — everything that runs
+  or approves something, and every key that decides where requests go or which secret is sent;
+- ``"never"``: only the user's ``~/.agentrc`` may set it, however trusted the folder.
+
+A node without one inherits its parent's decision; every top-level section and every model key
+carries one explicitly (a test checks it), so a new key there cannot slip in undecided.
+``config.workspace_layer`` applies the decisions. jsonschema ignores the annotation.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+WORKSPACE = "x-workspace"
+ANY, TRUSTED, NEVER = "any", "trusted", "never"
 
 _BOOL_MAP = {"type": "object", "additionalProperties": {"type": "boolean"}}
 
@@ -10,20 +26,26 @@ MODEL: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "provider": {"enum": ["anthropic", "openai", "scripted"]},
-        "name": {"type": "string", "minLength": 1},
-        "base_url": {"type": "string", "pattern": "^https?://"},
-        "api_key_env": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
-        "transport": {"enum": ["httpx", "sdk"]},
-        "max_tokens": {"type": "integer", "minimum": 1},
-        "context_window": {"type": "integer", "minimum": 1000},
-        "thinking_budget": {"type": "integer", "minimum": 0},
-        "reasoning_effort": {"enum": ["minimal", "low", "medium", "high"]},
-        "temperature": {"type": "number", "minimum": 0, "maximum": 2},
-        "script": {"type": "string"},
-        "chunk_delay_s": {"type": "number", "minimum": 0, "maximum": 1},
-        "timeout_s": {"type": "number", "exclusiveMinimum": 0},
-        "max_retries": {"type": "integer", "minimum": 0, "maximum": 10},
+        # Where requests go and which secret is sent: a cloned repository must not choose them.
+        "provider": {"enum": ["anthropic", "openai", "scripted"], WORKSPACE: TRUSTED},
+        "base_url": {"type": "string", "pattern": "^https?://", WORKSPACE: TRUSTED},
+        "api_key_env": {
+            "type": "string",
+            "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+            WORKSPACE: TRUSTED,
+        },
+        "transport": {"enum": ["httpx", "sdk"], WORKSPACE: TRUSTED},  # sdk: Bedrock/Vertex/Azure
+        # Tuning the model the user already chose: harmless from a workspace.
+        "name": {"type": "string", "minLength": 1, WORKSPACE: ANY},
+        "max_tokens": {"type": "integer", "minimum": 1, WORKSPACE: ANY},
+        "context_window": {"type": "integer", "minimum": 1000, WORKSPACE: ANY},
+        "thinking_budget": {"type": "integer", "minimum": 0, WORKSPACE: ANY},
+        "reasoning_effort": {"enum": ["minimal", "low", "medium", "high"], WORKSPACE: ANY},
+        "temperature": {"type": "number", "minimum": 0, "maximum": 2, WORKSPACE: ANY},
+        "script": {"type": "string", WORKSPACE: ANY},  # read only by the scripted provider
+        "chunk_delay_s": {"type": "number", "minimum": 0, "maximum": 1, WORKSPACE: ANY},
+        "timeout_s": {"type": "number", "exclusiveMinimum": 0, WORKSPACE: ANY},
+        "max_retries": {"type": "integer", "minimum": 0, "maximum": 10, WORKSPACE: ANY},
     },
 }
 
@@ -31,10 +53,12 @@ SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "model": MODEL,
-        # Named alternatives offered by /model: [models.fast] provider = ..., name = ...
-        "models": {"type": "object", "additionalProperties": MODEL},
+        "model": {**MODEL, WORKSPACE: ANY},
+        # Named alternatives offered by /model: [models.fast] provider = ..., name = ...; each
+        # inherits what it leaves out from [model]. Its endpoint keys are gated as [model]'s.
+        "models": {"type": "object", "additionalProperties": MODEL, WORKSPACE: ANY},
         "agent": {
+            WORKSPACE: ANY,
             "type": "object",
             "additionalProperties": False,
             "properties": {
@@ -43,6 +67,7 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "tools": {
+            WORKSPACE: TRUSTED,
             "type": "object",
             "additionalProperties": False,
             "properties": {
@@ -94,6 +119,7 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "mcp": {
+            WORKSPACE: TRUSTED,
             "type": "object",
             "additionalProperties": False,
             "properties": {
@@ -111,8 +137,12 @@ SCHEMA: dict[str, Any] = {
                         },
                     },
                 },
-                # ID = "value": read only from the user's ~/.agentrc (config.USER_ONLY).
-                "input_values": {"type": "object", "additionalProperties": {"type": "string"}},
+                # ID = "value": secrets, read only from the user's ~/.agentrc.
+                "input_values": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    WORKSPACE: NEVER,
+                },
                 "servers": {
                     "type": "object",
                     "additionalProperties": {
@@ -136,6 +166,7 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "participants": {
+            WORKSPACE: ANY,
             "type": "array",
             "items": {
                 "type": "object",
@@ -164,12 +195,10 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "ui": {
+            WORKSPACE: ANY,
             "type": "object",
             "additionalProperties": False,
             "properties": {"theme": {"enum": ["dark", "light"]}},
         },
     },
 }
-
-# Keys a workspace .agentrc may set only once the user trusts the folder (DESIGN §5).
-TRUST_GATED = ("tools", "mcp")

@@ -19,6 +19,7 @@ from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.approvals.protected import PROTECTED_NOTE
+from agent_tui.config import endpoint_notice
 from agent_tui.errors import ApprovalRequired
 
 
@@ -196,6 +197,10 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     agent.interactive = False
     for warning in agent.deps.approvals.warnings():  # --yolo, untrusted settings ignored
         sys.stderr.write(f"warning: {warning}\n")
+    endpoint = endpoint_notice(agent.deps.config)  # requests leave for a non-default server
+    if endpoint is not None:
+        sys.stderr.write(f"note: {endpoint}\n")
+    _print_state_notices()  # state files moved aside while starting
 
     async def main() -> int:
         try:
@@ -211,3 +216,12 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
+    finally:
+        _print_state_notices()  # and during the turn (approvals are read as calls are decided)
+
+
+def _print_state_notices() -> None:
+    from agent_tui.state_files import take_notices
+
+    for notice in take_notices():
+        sys.stderr.write(f"note: {notice}\n")

@@ -7,12 +7,23 @@ providers redact them from every message they raise or log.
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
+from pathlib import Path
 
 from agent_tui.paths import state_dir
+from agent_tui.state_files import private_dir, private_fd
 
 LOG_NAME = "agent-tui.log"
+
+
+class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """Creates each log file (the first and every rotation) 0600: logs quote the user's work."""
+
+    def _open(self) -> io.TextIOWrapper:
+        # Always appending: RotatingFileHandler opens in "a" whenever it rotates by size.
+        return open(private_fd(Path(self.baseFilename), append=True), "a", encoding=self.encoding)
 
 
 def setup_logging(level: int = logging.INFO) -> None:
@@ -20,9 +31,8 @@ def setup_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger("agent_tui")
     if any(getattr(h, "_agent_tui", False) for h in root.handlers):
         return
-    folder = state_dir() / "logs"
-    folder.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(
+    folder = private_dir(state_dir() / "logs")
+    handler = _PrivateRotatingFileHandler(
         folder / LOG_NAME, maxBytes=1 << 20, backupCount=3, encoding="utf-8"
     )
     handler._agent_tui = True  # type: ignore[attr-defined]  # marks ours for the check above

@@ -7,7 +7,11 @@ from pathlib import Path
 
 
 def state_dir() -> Path:
-    """The user state dir (platformdirs ``agent-tui``); ``AGENT_TUI_STATE_DIR`` overrides it."""
+    """The user state dir (platformdirs ``agent-tui``); ``AGENT_TUI_STATE_DIR`` overrides it.
+
+    Raises:
+        ConfigError: it cannot be created.
+    """
     override = os.environ.get("AGENT_TUI_STATE_DIR")
     if override:
         path = Path(override)
@@ -15,8 +19,18 @@ def state_dir() -> Path:
         from platformdirs import user_state_dir
 
         path = Path(user_state_dir("agent-tui"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    from agent_tui.state_files import private_dir
+
+    try:
+        return private_dir(path)  # 0700: sessions and logs hold the user's code
+    except OSError as exc:
+        from agent_tui.errors import ConfigError
+
+        raise ConfigError(
+            f"the state dir cannot be created ({exc.strerror or exc}); "
+            "set AGENT_TUI_STATE_DIR to a folder you can write",
+            file=str(path),
+        ) from None
 
 
 def user_config_path() -> Path:

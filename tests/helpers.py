@@ -13,6 +13,16 @@ import pytest
 from agent_tui.tools.registry import builtin_registry
 
 T = TypeVar("T")
+# The keys and endpoints of the person running the tests never reach a test's agent-tui.
+PERSONAL_VARIABLES = (
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_BASE_URL",
+    "AGENT_TUI_BASE_URL",
+    "AGENT_TUI_PROVIDER",
+    "AGENT_TUI_MODEL",
+)
 
 
 def missing(reason: str) -> NoReturn:
@@ -42,10 +52,10 @@ def run_cli(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m agent_tui ARGS`` in ``cwd`` as a real process.
 
-    The environment is this one without API keys, plus ``env`` (which should set HOME and
+    The environment is this one without API keys and endpoints, plus ``env`` (which should set HOME and
     AGENT_TUI_STATE_DIR to temp dirs); stdin is closed unless ``stdin`` text is piped in.
     """
-    base = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")}
+    base = {k: v for k, v in os.environ.items() if k not in PERSONAL_VARIABLES}
     return subprocess.run(
         [sys.executable, "-m", "agent_tui", *args],
         cwd=cwd,

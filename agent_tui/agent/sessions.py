@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from agent_tui.agent.conversation import Conversation
 from agent_tui.paths import state_dir
+from agent_tui.state_files import private_dir, write_private
 
 
 def new_session_id() -> str:
@@ -18,13 +18,15 @@ def new_session_id() -> str:
 
 
 def session_path(session_id: str) -> Path:
-    folder = state_dir() / "sessions"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{session_id}.json"
+    return private_dir(state_dir() / "sessions") / f"{session_id}.json"
 
 
 def save_session(session_id: str, workspace: Path, model: str, conversation: Conversation) -> Path:
-    """Write the conversation atomically (a crash mid-write never leaves half a file)."""
+    """Write the conversation atomically (a crash mid-write never leaves half a file).
+
+    Raises:
+        OSError: the state dir cannot be written.
+    """
     path = session_path(session_id)
     body: dict[str, Any] = {
         "id": session_id,
@@ -33,9 +35,7 @@ def save_session(session_id: str, workspace: Path, model: str, conversation: Con
         "saved_at": time.time(),
         "messages": conversation.to_json(),
     }
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    write_private(path, json.dumps(body, ensure_ascii=False))  # 0600: it holds the user's code
     return path
 
 

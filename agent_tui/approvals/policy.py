@@ -205,7 +205,9 @@ class ApprovalEngine:
         if self.yolo:
             notes.append("--yolo: every tool call runs without asking, including denied rules.")
         if self.config.ignored_untrusted:
-            keys = ", ".join(f"[{k}]" for k in self.config.ignored_untrusted)
+            from agent_tui.config_gate import format_keys
+
+            keys = format_keys(self.config.ignored_untrusted)
             notes.append(
                 f"This folder's .agentrc sets {keys}, ignored because the folder is not trusted "
                 "(use /trust or --trust)."

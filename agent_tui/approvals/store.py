@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 import json
 import logging
-import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+from agent_tui.state_files import private_dir, write_private
 
 logger = logging.getLogger(__name__)
 
@@ -24,28 +24,51 @@ LOCK_TIMEOUT_S = 10.0
 
 
 def read_json(path: Path, default: dict[str, Any]) -> dict[str, Any]:
-    """The file's JSON object, or ``default`` when it is missing or unreadable (never raises)."""
+    """The file's JSON object, or ``default`` when it is missing, unreadable or damaged.
+
+    Never raises. A damaged file (not UTF-8, not JSON, not an object, or a key of ``default``
+    holding another type, such as ``"grants": 5``) is moved aside with a notice
+    (``state_files.move_aside``).
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
-        return default
+        return copy.deepcopy(default)
     except OSError as exc:
         logger.warning("cannot read %s: %s", path, exc)
-        return default
+        return copy.deepcopy(default)
+    data, problem = _decode(raw, default)
+    if problem is not None:
+        from agent_tui.state_files import move_aside
+
+        move_aside(path, problem)
+        return copy.deepcopy(default)
+    return data
+
+
+def _decode(raw: bytes, default: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The object in ``raw`` and None, or ``default`` and what is wrong with it."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        logger.warning("%s is not valid JSON; treating it as empty", path)
-        return default
-    return data if isinstance(data, dict) else default
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return default, "not UTF-8"
+    except json.JSONDecodeError as exc:
+        return default, f"not valid JSON: {exc.msg} at line {exc.lineno}"
+    if not isinstance(data, dict):
+        return default, f"a JSON {type(data).__name__} where an object belongs"
+    for key, value in default.items():
+        if key in data and not isinstance(data[key], type(value)):
+            return default, f"{key!r} is {type(data[key]).__name__}, not {type(value).__name__}"
+    return data, None
 
 
 def update_json(path: Path, default: dict[str, Any], change: Callable[[dict[str, Any]], T]) -> T:
     """Apply ``change`` to the file's JSON object in place, under the lock, and save it atomically.
 
     Args:
-        path: the JSON file (its folder is created if needed).
-        default: the content to start from when the file is missing or corrupt.
+        path: the JSON file (its folder is created 0700 if needed; the file is 0600).
+        default: the content to start from when the file is missing or damaged (a damaged one
+            is moved aside first, as ``read_json`` does).
         change: mutates the dict it is given; its return value is returned.
 
     Raises:
@@ -54,44 +77,14 @@ def update_json(path: Path, default: dict[str, Any], change: Callable[[dict[str,
     """
     from filelock import FileLock
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
-        data = _read_for_update(path, default)
+    private_dir(path.parent)
+    with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S, mode=0o600):
+        data = read_json(path, default)
         result = change(data)
         _write_atomic(path, data)
     return result
 
 
-def _read_for_update(path: Path, default: dict[str, Any]) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return copy.deepcopy(default)
-    try:
-        data = json.loads(text)
-        if isinstance(data, dict):
-            return data
-    except json.JSONDecodeError:
-        pass
-    # Keep the damaged file for the user instead of silently overwriting what it held.
-    aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
-    os.replace(path, aside)
-    logger.warning("%s was not valid JSON; moved it to %s and started afresh", path, aside)
-    return copy.deepcopy(default)
-
-
 def _write_atomic(path: Path, data: dict[str, Any]) -> None:
-    import tempfile  # only writers pay for it
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, sort_keys=True)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)  # grants say what may run unasked: only the user should edit them
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # 0600: grants say what may run unasked, only the user should read or edit them.
+    write_private(path, json.dumps(data, indent=2, sort_keys=True) + "\n")

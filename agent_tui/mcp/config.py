@@ -347,6 +347,6 @@ def connect_timeout(agentrc_mcp: dict[str, Any] | None) -> float:
 
 
 def user_input_values(config: Config) -> dict[str, str]:
-    """``[mcp.input_values]``: only the user's own ``.agentrc`` can set it (``config.USER_ONLY``)."""
+    """``[mcp.input_values]``: only the user's own ``.agentrc`` can set it (``config_schema`` NEVER)."""
     values = config.section("mcp", "input_values") or {}
     return {str(k): str(v) for k, v in values.items()}

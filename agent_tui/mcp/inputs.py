@@ -37,7 +37,7 @@ class InputValues:
 
     Args:
         configured: reads ``[mcp.input_values]`` (only the user's own ``.agentrc`` may set it,
-            ``config.USER_ONLY``); called at each lookup.
+            ``config_schema`` NEVER); called at each lookup.
         env: the environment (defaults to ``os.environ`` at the time of each lookup).
     """
 

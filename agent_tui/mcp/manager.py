@@ -47,6 +47,7 @@ from agent_tui.mcp.types import (
     ToolInfo,
 )
 from agent_tui.paths import state_dir
+from agent_tui.state_files import private_dir, private_fd
 
 if TYPE_CHECKING:
     from agent_tui.config import Config
@@ -284,8 +285,7 @@ class McpManager:
         task.add_done_callback(self._refreshes.discard)
 
     def write_log(self, state: ServerState, text: str) -> None:
-        state.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with state.log_path.open("a", encoding="utf-8") as log:
+        with open(private_fd(state.log_path, append=True), "a", encoding="utf-8") as log:
             log.write(f"[agent-tui {time.strftime('%H:%M:%S')}] {text}\n")
 
     async def _run(self, state: ServerState) -> None:
@@ -317,12 +317,12 @@ class McpManager:
         # The SDK import (~1 s) happens only once a server starts, and in a thread so the event
         # loop (the TUI) keeps running meanwhile.
         adapter = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.adapter")
-        state.log_path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(state.log_path.parent)
         if state.log_path.exists() and state.log_path.stat().st_size > MAX_LOG_BYTES:
             state.log_path.replace(state.log_path.with_suffix(".log.1"))  # keep one old log
         # The template, not ``config``: input values are often secrets.
         self.write_log(state, f"starting {state.config.describe()}")
-        errlog = state.log_path.open("a", encoding="utf-8", buffering=1)
+        errlog = open(private_fd(state.log_path, append=True), "a", encoding="utf-8", buffering=1)
         failure = ""
         try:
             async with adapter.connect(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from agent_tui.paths import state_dir
+from agent_tui.state_files import private_dir, private_fd
 
 HEAD_CHARS = 4 * 1024
 TAIL_CHARS = 6 * 1024
@@ -38,14 +39,15 @@ def open_log(label: str) -> tuple[Path, BinaryIO]:
     Returns:
         The log's path and the file opened for binary writing.
     """
-    folder = state_dir() / "logs"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = private_dir(state_dir() / "logs")
     logs = sorted(folder.glob("terminal-*.log"), key=lambda p: p.stat().st_mtime)
     for old in logs[: max(0, len(logs) - KEEP_LOGS + 1)]:
         old.unlink(missing_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"terminal-{stamp}-{label}-{next(_log_counter)}.log"
-    return path, path.open("wb")
+    return path, open(
+        private_fd(path, append=False), "wb"
+    )  # 0600: command output holds the user's code
 
 
 class OutputCapture:

@@ -122,7 +122,7 @@ class AgentApp(App[int]):
         theme = self.agent.deps.config.section("ui", "theme")
         self.theme = THEMES.get(theme or "dark", "textual-dark")
         status = self.status
-        status.model_name = self.agent.model.name
+        self.refresh_model_status()
         status.workspace = self.workspace_label
         status.approval_mode = approval_mode(self.agent)
         self.prompt_input.prompt_history = load_history(self.workspace)
@@ -150,6 +150,7 @@ class AgentApp(App[int]):
             install_mcp_hooks(self, self.agent.deps.mcp)
 
     def _startup_notices(self) -> list[str]:
+        from agent_tui.config_gate import format_keys
         from agent_tui.ui import trust_flow
 
         config = self.agent.deps.config
@@ -157,12 +158,15 @@ class AgentApp(App[int]):
         if config.ignored_untrusted and trust_flow.trust_answer_here(self) is False:
             # Only after a "no": never answered, the trust question comes instead (_check_trust).
             notices.append(
-                f"This folder's .agentrc sets {', '.join(config.ignored_untrusted)}, which apply "
+                f"This folder's .agentrc sets {format_keys(config.ignored_untrusted)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
         mcp = self.agent.deps.mcp
         if mcp is not None:
             notices.extend(mcp.notices)
+        from agent_tui.state_files import take_notices
+
+        notices.extend(take_notices())  # damaged state files moved aside
         return notices
 
     # ---- workspace trust (issue 4 §5): the flow lives in ui/trust_flow.py ----------------
@@ -180,6 +184,13 @@ class AgentApp(App[int]):
 
     def refresh_approval_mode(self) -> None:
         self.status.approval_mode = approval_mode(self.agent)
+
+    def refresh_model_status(self) -> None:
+        """The model's name, and its endpoint's host when it is not the provider's own API."""
+        from agent_tui.config import endpoint_host
+
+        self.status.model_name = self.agent.model.name
+        self.status.endpoint = endpoint_host(self.agent.model) or ""
 
     def _first_frame_painted(self, path: str) -> None:
         Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
@@ -280,12 +291,19 @@ class AgentApp(App[int]):
                         event.proceed.set_result(bool(proceed))
                 else:
                     await view.handle(event)
+            await self._show_state_notices()  # approvals.json etc. moved aside during the turn
         except asyncio.CancelledError:
             await view.cancelled()
             raise
         finally:
             self._set_busy(False)
             self.title = APP_TITLE
+
+    async def _show_state_notices(self) -> None:
+        from agent_tui.state_files import take_notices
+
+        for notice in take_notices():
+            await self.transcript.add(Note(notice, "warning"))
 
     def _set_busy(self, busy: bool) -> None:
         self.status.busy = busy
@@ -371,20 +389,22 @@ class AgentApp(App[int]):
 
     async def _pick_model(self, alias: str = "") -> None:
         """Switch to the model ``alias`` (``/model fast``), or pick one from a list."""
+        from agent_tui.config import model_choices
         from agent_tui.ui.screens.model_picker import ModelPickerScreen
 
-        models = self.agent.deps.config.models
-        if not models:
+        config = self.agent.deps.config
+        if not config.models:
             await self.transcript.add(
                 Note("No models configured: add [models.<alias>] to .agentrc.")
             )
             return
+        models = model_choices(config)
         if alias and alias not in models:
             known = ", ".join(sorted(models))
             await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
             return
         if not alias:
-            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model.name))
+            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model))
             alias = picked or ""
         if alias:
             from agent_tui.errors import AgentError
@@ -397,7 +417,7 @@ class AgentApp(App[int]):
                 await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
                 return
             await self.agent.set_model(model, provider)
-            self.status.model_name = model.name
+            self.refresh_model_status()
             await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
 
     # ---- quitting -----------------------------------------------------------------------

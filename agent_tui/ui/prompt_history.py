@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 
 from agent_tui.paths import state_dir
+from agent_tui.state_files import move_aside, private_fd, write_private
 
 MAX_ENTRIES = 500
 logger = logging.getLogger(__name__)
@@ -26,8 +27,11 @@ def load_history(workspace: Path) -> list[str]:
     """The workspace's earlier prompts, oldest first (unreadable lines are skipped)."""
     path = history_path(workspace)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().decode("utf-8").splitlines()
     except FileNotFoundError:
+        return []
+    except UnicodeDecodeError:
+        move_aside(path, "not UTF-8")  # kept for the user; a new history starts
         return []
     except OSError:
         logger.warning("cannot read prompt history %s", path, exc_info=True)
@@ -48,14 +52,16 @@ def load_history(workspace: Path) -> list[str]:
 def append_history(workspace: Path, prompt: str) -> None:
     path = history_path(workspace)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as fh:
+        with open(
+            private_fd(path, append=True), "a", encoding="utf-8"
+        ) as fh:  # 0600: prompts hold code
             fh.write(json.dumps(prompt, ensure_ascii=False) + "\n")
     except OSError:
         logger.warning("cannot save prompt history %s", path, exc_info=True)
 
 
 def _rewrite(path: Path, prompts: list[str]) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in prompts), "utf-8")
-    tmp.replace(path)
+    try:
+        write_private(path, "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in prompts))
+    except OSError:
+        logger.warning("cannot trim prompt history %s", path, exc_info=True)

@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 from pathlib import Path
+from typing import Any
 
+from agent_tui.approvals.store import read_json, update_json
 from agent_tui.paths import state_dir
 
 logger = logging.getLogger(__name__)
@@ -22,30 +22,25 @@ def _prefs_path() -> Path:
 
 
 def _read_all() -> dict[str, dict[str, list[str]]]:
-    path = _prefs_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        # A corrupt file must not stop the app: start from "everything enabled" and say so.
-        logger.warning("ignoring unreadable %s: %s", path, exc)
-        return {}
-    return data if isinstance(data, dict) else {}
+    # A damaged file is moved aside with a notice (store.read_json): start from "all enabled".
+    return read_json(_prefs_path(), {})
 
 
 def load_disabled(workspace: Path) -> set[str]:
     """The tools disabled for ``workspace`` (empty when never saved)."""
     entry = _read_all().get(str(workspace.resolve()), {})
     names = entry.get("disabled", []) if isinstance(entry, dict) else []
-    return {n for n in names if isinstance(n, str)}
+    return {n for n in names if isinstance(n, str)} if isinstance(names, list) else set()
 
 
 def save_disabled(workspace: Path, disabled: set[str]) -> None:
-    """Persist the disabled tools of ``workspace`` (atomically: temp file + rename)."""
-    data = _read_all()
-    data[str(workspace.resolve())] = {"disabled": sorted(disabled)}
-    path = _prefs_path()
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    """Persist the disabled tools of ``workspace`` (atomically, 0600, under the state lock).
+
+    Raises:
+        OSError, filelock.Timeout: the state dir cannot be written.
+    """
+
+    def change(data: dict[str, Any]) -> None:
+        data[str(workspace.resolve())] = {"disabled": sorted(disabled)}
+
+    update_json(_prefs_path(), {}, change)

@@ -68,14 +68,15 @@ async def ask_trust(app: AgentApp, files: list[str]) -> None:
 async def apply_trust(app: AgentApp, trusted: bool) -> None:
     """Apply the folder's new trust to the running agent and say what changed."""
     from agent_tui.build import apply_trust as apply_to_agent
-    from agent_tui.errors import ConfigError
+    from agent_tui.errors import AgentError
 
     try:
         notes = await apply_to_agent(app.agent, trusted)
-    except ConfigError as exc:
+    except AgentError as exc:
         await app.transcript.add(Note(f"Could not apply the folder's settings: {exc}", "error"))
         return
     app.install_mcp_hooks()  # a manager created just now needs the UI's hooks
     app.refresh_approval_mode()
+    app.refresh_model_status()  # trust can change the endpoint (build.apply_trust)
     for note in notes:
         await app.transcript.add(Note(note))

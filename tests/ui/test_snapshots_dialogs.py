@@ -106,7 +106,8 @@ def test_mcp_input_question(snap_compare: Any, make_agent: MakeAgent) -> None:
 def test_trust_question(snap_compare: Any, make_agent: MakeAgent, tmp_path: Path) -> None:
     """Trust question at start. Reviewer should see: "Trust the folder ~/project?", the settings
     the folder's .agentrc would apply (tools.auto_approve = true and a terminal rule), the warning
-    about trusting only known folders, and the y Trust / n Don't trust buttons.
+    about trusting only known folders (they can approve calls, start programs, and send requests
+    and the API key elsewhere), and the y Trust / n Don't trust buttons.
     """
     (tmp_path / "ws" / ".agentrc").write_text(
         '[tools]\nauto_approve = true\n[tools.terminal.auto_approve]\n"npm test" = true\n',

@@ -1,4 +1,5 @@
-"""``/model``: pick one of the configured models (``[models.<alias>]`` in .agentrc)."""
+"""``/model``: pick the model the session started with (``default``) or one of the configured
+models (``[models.<alias>]`` in .agentrc)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ class ModelPickerScreen(ModalScreen[str | None]):
     CSS_PATH = "model_picker.tcss"
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
-    def __init__(self, models: dict[str, Any], current: str) -> None:
+    def __init__(self, models: dict[str, Any], current: Any) -> None:
+        """``current`` is the running ModelConfig: the entry equal to it is marked."""
         super().__init__()
         self.models = models
         self.current = current
@@ -31,7 +33,7 @@ class ModelPickerScreen(ModalScreen[str | None]):
                 *(
                     Option(
                         f"{alias}: {m.provider} {m.name}"
-                        + ("  (current)" if m.name == self.current else ""),
+                        + ("  (current)" if m == self.current else ""),
                         id=alias,
                     )
                     for alias, m in self.models.items()

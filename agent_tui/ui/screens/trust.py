@@ -34,7 +34,7 @@ def gated_settings(workspace: Path, keys: tuple[str, ...], mcp_files: list[str])
 
     Args:
         workspace: the folder.
-        keys: the trust-gated top-level keys its ``.agentrc`` sets (``Config.ignored_untrusted``).
+        keys: the trust-gated keys its ``.agentrc`` sets, dotted (``Config.ignored_untrusted``).
         mcp_files: its MCP files that were not read (relative paths).
     """
     lines: list[str] = []
@@ -45,7 +45,10 @@ def gated_settings(workspace: Path, keys: tuple[str, ...], mcp_files: list[str])
         except (OSError, tomllib.TOMLDecodeError):
             tree = {}  # it was valid when loaded; if it changed since, name the keys only
         for key in keys:
-            lines.extend(_leaves(key, tree[key]) if key in tree else [f"[{key}]"])
+            node: Any = tree
+            for part in key.split("."):  # "model.base_url"
+                node = node.get(part) if isinstance(node, dict) else None
+            lines.extend(_leaves(key, node) if node is not None else [f"[{key}]"])
     lines.extend(
         f"{name}: its MCP servers (they run commands on this machine)" for name in mcp_files
     )
@@ -77,7 +80,8 @@ class TrustScreen(ModalScreen[bool | None]):
                 yield Static("\n".join(self.settings), markup=False)
             yield Static(
                 "Trust only folders whose files you know: a repository's settings can approve "
-                "tool calls and start programs. /trust changes your answer later.",
+                "tool calls, start programs and send your requests and API key to another "
+                "server. /trust changes your answer later.",
                 id="why",
             )
             with Horizontal(id="buttons"):

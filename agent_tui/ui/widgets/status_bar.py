@@ -1,7 +1,9 @@
-"""The one-line status bar: model, workspace, approval mode, and the session's tokens and cost."""
+"""The one-line status bar: model (and its endpoint's host when not the provider's own API),
+workspace, approval mode, and the session's tokens and cost."""
 
 from __future__ import annotations
 
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -28,6 +30,7 @@ class StatusBar(Static):
     """
 
     model_name: reactive[str] = reactive("")
+    endpoint: reactive[str] = reactive("")  # host[:port], or "" for the provider's own API
     workspace: reactive[str] = reactive("")
     approval_mode: reactive[str] = reactive("ask")
     input_tokens: reactive[int] = reactive(0)
@@ -35,14 +38,15 @@ class StatusBar(Static):
     cost_usd: reactive[float | None] = reactive(None)
     busy: reactive[bool] = reactive(False)
 
-    def render(self) -> str:
+    def render(self) -> Content:
         cost = f" ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
         state = "● working" if self.busy else "○ ready"
         parts = [
             state,
-            self.model_name,
+            f"{self.model_name} @ {self.endpoint}" if self.endpoint else self.model_name,
             self.workspace,
             f"approvals: {self.approval_mode}",
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
         ]
-        return " │ ".join(p for p in parts if p)
+        # Plain text, not markup: a model name or host may hold "[" (an IPv6 address).
+        return Content(" │ ".join(p for p in parts if p))
