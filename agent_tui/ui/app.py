@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import time
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from agent_tui.ui import tool_prefs
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.prompt_history import append_history, load_history
+from agent_tui.ui.quit_flow import QuitFlow
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
@@ -35,7 +37,6 @@ from agent_tui.ui.widgets.transcript import Transcript
 
 logger = logging.getLogger(__name__)
 
-QUIT_WINDOW_S = 2.0  # the second Ctrl+C must come within this many seconds
 APP_TITLE = "agent-tui"
 THEMES = {"dark": "textual-dark", "light": "textual-light"}  # [ui] theme in .agentrc
 
@@ -90,7 +91,7 @@ class AgentApp(App[int]):
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
         self.completer = Completer(agent)
-        self._last_ctrl_c = 0.0
+        self.quit_flow = QuitFlow(self)
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
@@ -266,26 +267,39 @@ class AgentApp(App[int]):
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
         try:
-            async for event in self.agent.run(text):
-                if isinstance(event, ev.ApprovalRequested):
-                    await view.handle(event)
-                    decision = await self.ask_approval(event)
-                    if not event.decision.done():
-                        event.decision.set_result(decision)
-                elif isinstance(event, ev.RoundLimitHit):
-                    from agent_tui.ui.screens.round_limit import RoundLimitScreen
-
-                    proceed = await self.push_screen_wait(RoundLimitScreen(event.rounds))
-                    if not event.proceed.done():
-                        event.proceed.set_result(bool(proceed))
-                else:
-                    await view.handle(event)
+            # aclosing: a turn cancelled while a dialog is open (the generator paused at a yield)
+            # still runs the agent's cleanup now, which cancels its tool calls.
+            async with aclosing(self.agent.run(text)) as events:
+                async for event in events:
+                    await self._turn_event(view, event)
         except asyncio.CancelledError:
-            await view.cancelled()
+            if not self.tearing_down:  # quitting: nothing to draw into, nobody to read it
+                await view.cancelled()
             raise
         finally:
-            self._set_busy(False)
-            self.title = APP_TITLE
+            if not self.tearing_down:
+                self._set_busy(False)
+                self.title = APP_TITLE
+
+    async def _turn_event(self, view: Any, event: ev.Event) -> None:
+        if isinstance(event, ev.ApprovalRequested):
+            await view.handle(event)
+            decision = await self.ask_approval(event)
+            if not event.decision.done():
+                event.decision.set_result(decision)
+        elif isinstance(event, ev.RoundLimitHit):
+            from agent_tui.ui.screens.round_limit import RoundLimitScreen
+
+            proceed = await self.push_screen_wait(RoundLimitScreen(event.rounds))
+            if not event.proceed.done():
+                event.proceed.set_result(bool(proceed))
+        else:
+            await view.handle(event)
+
+    @property
+    def tearing_down(self) -> bool:
+        """True once the app is quitting or Textual is removing its widgets."""
+        return self.quit_flow.quitting or not self.is_running
 
     def _set_busy(self, busy: bool) -> None:
         self.status.busy = busy
@@ -336,8 +350,7 @@ class AgentApp(App[int]):
             self.agent.reset()
             await self.transcript.clear()
         elif action == "exit":
-            # Not awaited here: quitting cancels the turn worker this runs in.
-            self.run_worker(self.action_quit(), group="quit")
+            self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
         elif action == "open_tool_picker":
             self.action_tools()
         elif action == "help":
@@ -403,23 +416,16 @@ class AgentApp(App[int]):
     # ---- quitting -----------------------------------------------------------------------
 
     def action_quit_twice(self) -> None:
-        now = time.monotonic()
-        if now - self._last_ctrl_c <= QUIT_WINDOW_S:
-            self.run_worker(self.action_quit(), group="quit")
-        else:
-            self._last_ctrl_c = now
-            self.notify("Press Ctrl+C again to quit.", timeout=QUIT_WINDOW_S)
+        self.quit_flow.ctrl_c()
 
     async def action_quit(self) -> None:
-        self.action_cancel_turn()
-        await self.shutdown_agent()
-        self.exit(0)
+        self.quit_flow.start()
 
     async def shutdown_agent(self) -> None:
         """Stop MCP servers, kill background terminals, close the provider (errors logged)."""
         try:
             await self.agent.aclose()
-        except OSError:
+        except Exception:  # quitting must end in exit 0 whatever a server did: log, carry on
             logger.exception("shutting the agent down failed")
 
 
