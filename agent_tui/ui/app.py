@@ -24,6 +24,7 @@ from textual.worker import Worker
 
 from agent_tui import events as ev
 from agent_tui.approvals.types import Decision
+from agent_tui.plural import plural
 from agent_tui.ui import tool_prefs
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
@@ -384,7 +385,7 @@ class AgentApp(App[int]):
             return
         self.agent.deps.tools.disabled = disabled
         tool_prefs.save_disabled(self.workspace, disabled)
-        self.notify(f"{len(disabled)} tool(s) disabled for this workspace")
+        self.notify(f"{plural(len(disabled), 'tool')} disabled for this workspace")
 
     def action_help(self) -> None:
         from agent_tui.ui.screens.help import HelpScreen
