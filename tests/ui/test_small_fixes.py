@@ -1,0 +1,53 @@
+"""Smaller things seen in use (issue 11 §10): the deny text, the tool picker's keys and count,
+/clear's confirmation and undo, the command palette."""
+
+from __future__ import annotations
+
+from agent_tui.agent.conversation import ToolResultBlock
+from agent_tui.ui.app import AgentApp
+from tests.ui.conftest import MakeAgent
+from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+
+NOTE_CALL = {"id": "call_1", "name": "write_note", "input": {"path": "n.txt", "content": "hi"}}
+
+
+def sent_tool_results(provider: object) -> list[str]:
+    request = provider.requests[-1]  # type: ignore[attr-defined]
+    return [
+        b.content for m in request.messages for b in m.content if isinstance(b, ToolResultBlock)
+    ]
+
+
+async def test_deny_reason_reaches_the_model_as_a_sentence_before_do_not_retry(
+    make_agent: MakeAgent,
+) -> None:
+    h = make_agent([{"tool_calls": [NOTE_CALL]}, {"text": "ok"}])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "write a note")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("n")
+        await pilot.press(*"not today")
+        await pilot.press("enter")
+        await wait_idle(pilot)
+    (content,) = sent_tool_results(h.provider)
+    assert "Their reason: not today. Do not retry" in content
+
+
+async def test_tool_picker_escape_cancels_and_enter_saves(make_agent: MakeAgent) -> None:
+    h = make_agent([])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        for key in ("escape", "enter"):
+            await pilot.press("ctrl+t")
+            await wait_screen(pilot, "ToolPickerScreen")
+            await pilot.press("tab", "down", "space")  # write_note off
+            count = str(app.screen.query_one("#count").render())
+            assert count.startswith("1 of 2 tools enabled")
+            assert "/ 128" not in count and "at most 128" in count
+            await pilot.press(key)
+            await wait_screen(pilot, "Screen")
+            await pilot.pause()
+            if key == "escape":
+                assert h.agent.deps.tools.disabled == set(), "Esc must not save"
+        await wait_until(pilot, lambda: h.agent.deps.tools.disabled == {"write_note"}, "saved")
