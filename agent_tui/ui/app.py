@@ -26,6 +26,7 @@ from agent_tui import events as ev
 from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
 from agent_tui.ui import tool_prefs
+from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.prompt_focus import type_into_prompt
@@ -94,6 +95,7 @@ class AgentApp(App[int]):
         self.max_mounted = max_mounted
         self.completer = Completer(agent)
         self.quit_flow = QuitFlow(self)
+        self.clear_flow = ClearFlow(self)
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
@@ -357,8 +359,9 @@ class AgentApp(App[int]):
     async def do_action(self, action: str, data: dict[str, Any]) -> None:
         """Carry out a ``CommandResult.action``."""
         if action in ("clear", "new"):
-            self.agent.reset()
-            await self.transcript.clear()
+            await self.clear_flow.clear()
+        elif action == "undo_clear":
+            await self.clear_flow.undo()
         elif action == "exit":
             self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
         elif action == "open_tool_picker":

@@ -290,9 +290,11 @@ async def test_clear_command_empties_transcript_and_conversation(make_agent: Mak
         await send(pilot, "hi")
         await wait_idle(pilot)
         await send(pilot, "/clear")
+        await wait_screen(pilot, "ConfirmClearScreen")  # issue 11 §10: it asks first
+        await pilot.press("y")
         await wait_idle(pilot)
         assert h.agent.conversation.messages == []
-        assert app.transcript.entries == []
+        assert [type(e).__name__ for e in app.transcript.entries] == ["Note"]  # how to undo
 
 
 async def test_tool_picker_disables_a_tool_for_the_next_request(

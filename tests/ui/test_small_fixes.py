@@ -51,3 +51,68 @@ async def test_tool_picker_escape_cancels_and_enter_saves(make_agent: MakeAgent)
             if key == "escape":
                 assert h.agent.deps.tools.disabled == set(), "Esc must not save"
         await wait_until(pilot, lambda: h.agent.deps.tools.disabled == {"write_note"}, "saved")
+
+
+def entry_texts(app: AgentApp) -> list[str]:
+    return [str(getattr(e, "text", "")) for e in app.transcript.entries]
+
+
+async def test_clear_asks_first_and_n_keeps_the_conversation(make_agent: MakeAgent) -> None:
+    h = make_agent([{"text": "hello"}])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "hi")
+        await wait_idle(pilot)
+        await send(pilot, "/clear")
+        await wait_screen(pilot, "ConfirmClearScreen")
+        await pilot.press("n")
+        await wait_idle(pilot)
+        assert [m.role for m in h.agent.conversation.messages] == ["user", "assistant"]
+        assert entry_texts(app)[:2] == ["hi", "hello"]
+        assert entry_texts(app)[-1] == "Kept the conversation."
+
+
+async def test_undo_clear_brings_back_messages_and_transcript_and_undoes_itself(
+    make_agent: MakeAgent,
+) -> None:
+    h = make_agent([{"text": "hello"}, {"text": "fresh answer"}, {"text": "old context seen"}])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "hi")
+        await wait_idle(pilot)
+        await send(pilot, "/new")
+        await wait_screen(pilot, "ConfirmClearScreen")
+        await pilot.press("y")
+        await wait_idle(pilot)
+        assert h.agent.conversation.messages == []
+        assert "/undo-clear" in entry_texts(app)[-1] and "2 messages" in entry_texts(app)[-1]
+        await send(pilot, "new topic")
+        await wait_idle(pilot)
+        await send(pilot, "/undo-clear")
+        await wait_idle(pilot)
+        assert [m.text for m in h.agent.conversation.messages] == ["hi", "hello"]
+        assert entry_texts(app)[:2] == ["hi", "hello"]
+        # The conversation it replaced is kept in turn: undoing again swaps back.
+        await send(pilot, "/undo-clear")
+        await wait_idle(pilot)
+        assert [m.text for m in h.agent.conversation.messages] == ["new topic", "fresh answer"]
+        await send(pilot, "/undo-clear")
+        await wait_idle(pilot)
+        await send(pilot, "and now?")
+        await wait_idle(pilot)
+        # What reached the model: the brought-back conversation, then the new prompt.
+        sent = [m.text for m in h.provider.requests[-1].messages]
+        assert sent == ["hi", "hello", "and now?"]
+
+
+async def test_clear_of_an_empty_conversation_does_not_ask(make_agent: MakeAgent) -> None:
+    h = make_agent([])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "/clear")
+        await wait_idle(pilot)
+        assert app.screen is app.screen_stack[0]
+        assert app.transcript.entries == []
+        await send(pilot, "/undo-clear")
+        await wait_idle(pilot)
+        assert entry_texts(app)[-1].startswith("Nothing to bring back")
