@@ -27,6 +27,7 @@ from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
 from agent_tui.ui import tool_prefs
 from agent_tui.ui.clear_flow import ClearFlow
+from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.prompt_focus import type_into_prompt
@@ -71,6 +72,7 @@ class AgentApp(App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = APP_TITLE
+    COMMANDS = App.COMMANDS | {SlashCommandsProvider}  # Ctrl+P lists the slash commands too
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
         Binding("ctrl+t", "tools", "Tools"),

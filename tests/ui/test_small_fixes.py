@@ -116,3 +116,46 @@ async def test_clear_of_an_empty_conversation_does_not_ask(make_agent: MakeAgent
         await send(pilot, "/undo-clear")
         await wait_idle(pilot)
         assert entry_texts(app)[-1].startswith("Nothing to bring back")
+
+
+def palette_hits(app: AgentApp) -> list[str]:
+    from textual.command import CommandList
+
+    options = app.screen.query_one(CommandList)
+    hits = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    return [hit.split("\n")[0] for hit in hits]  # the command; its help is on the next line
+
+
+async def test_command_palette_lists_slash_commands_and_runs_one(make_agent: MakeAgent) -> None:
+    h = make_agent([])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_screen(pilot, "CommandPalette")
+        await pilot.press(*"tools")
+        await wait_until(
+            pilot, lambda: any("/tools" in hit for hit in palette_hits(app)), "a /tools hit"
+        )
+        while not palette_hits(app)[0].startswith("/tools"):  # best match first
+            await pilot.pause()
+        await pilot.press("enter")
+        await wait_screen(pilot, "ToolPickerScreen")
+
+
+async def test_command_palette_puts_a_command_needing_arguments_in_the_prompt(
+    make_agent: MakeAgent,
+) -> None:
+    h = make_agent([])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_screen(pilot, "CommandPalette")
+        await pilot.press(*"workspace fix")
+        await wait_until(
+            pilot, lambda: palette_hits(app)[:1] == ["@workspace /fix"], "the @workspace /fix hit"
+        )
+        await pilot.press("enter")
+        await wait_screen(pilot, "Screen")
+        prompt = app.prompt_input
+        await wait_until(pilot, lambda: prompt.text == "@workspace /fix ", "the prompt filled")
+        assert prompt.has_focus and not app.busy  # nothing sent: the problem is still to type
