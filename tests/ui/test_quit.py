@@ -14,6 +14,7 @@ from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.helpers import missing
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_screen, wait_until
 
@@ -117,3 +118,32 @@ async def test_ctrl_c_clears_a_non_empty_prompt_before_it_counts_towards_quittin
         await pilot.press("ctrl+c")
         await wait_until(pilot, lambda: not app.is_running, "the app to exit")
     assert app.return_code == 0
+
+
+async def test_quit_mid_stream_stops_the_mcp_servers(make_agent: MakeAgent, tmp_path: Path) -> None:
+    import sys
+
+    from agent_tui.mcp.session import create_mcp
+    from tests.mcp.test_lifecycle import children_running
+
+    try:
+        import mcp_server_time  # noqa: F401
+    except ImportError:
+        missing("mcp-server-time is not installed: install the dev extra")
+    (tmp_path / "home" / ".agentrc").write_text(
+        f'[mcp.servers.time]\ncommand = "{sys.executable}"\n'
+        'args = ["-m", "mcp_server_time", "--local-timezone", "UTC"]\n',
+        encoding="utf-8",
+    )
+    h = make_agent([{"text": LONG_ANSWER}], chunk_delay=0.01)
+    deps = h.agent.deps
+    deps.mcp = create_mcp(deps.config, deps.tools, deps.commands, grants=deps.approvals.grants)
+    assert deps.mcp is not None
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: children_running("mcp_server_time"), "the MCP server")
+        await send(pilot, "talk")
+        await wait_until(pilot, lambda: app.query(AssistantMessage), "the answer to stream")
+        await quit_with_ctrl_c_twice(pilot, app)
+    assert app.return_code == 0
+    assert children_running("mcp_server_time") == []
