@@ -12,7 +12,6 @@ import asyncio
 import logging
 import os
 import time
-from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
@@ -280,35 +279,33 @@ class AgentApp(App[int]):
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
+        turn_events = self.agent.run(text)
         try:
-            # aclosing: a turn cancelled while a dialog is open (the generator paused at a yield)
-            # still runs the agent's cleanup now, which cancels its tool calls.
-            async with aclosing(self.agent.run(text)) as events:
-                async for event in events:
-                    await self._turn_event(view, event)
+            async for event in turn_events:
+                if isinstance(event, ev.ApprovalRequested):
+                    await view.handle(event)
+                    decision = await self.ask_approval(event)
+                    if not event.decision.done():
+                        event.decision.set_result(decision)
+                elif isinstance(event, ev.RoundLimitHit):
+                    from agent_tui.ui.screens.round_limit import RoundLimitScreen
+
+                    proceed = await self.push_screen_wait(RoundLimitScreen(event.rounds))
+                    if not event.proceed.done():
+                        event.proceed.set_result(bool(proceed))
+                else:
+                    await view.handle(event)
         except asyncio.CancelledError:
             if not self.tearing_down:  # quitting: nothing to draw into, nobody to read it
                 await view.cancelled()
             raise
         finally:
+            # Cancelled under a dialog, the generator is paused at a yield: close it now so the
+            # agent's cleanup (cancelling its tool calls) runs before the app goes.
+            await turn_events.aclose()
             if not self.tearing_down:
                 self._set_busy(False)
                 self.title = APP_TITLE
-
-    async def _turn_event(self, view: Any, event: ev.Event) -> None:
-        if isinstance(event, ev.ApprovalRequested):
-            await view.handle(event)
-            decision = await self.ask_approval(event)
-            if not event.decision.done():
-                event.decision.set_result(decision)
-        elif isinstance(event, ev.RoundLimitHit):
-            from agent_tui.ui.screens.round_limit import RoundLimitScreen
-
-            proceed = await self.push_screen_wait(RoundLimitScreen(event.rounds))
-            if not event.proceed.done():
-                event.proceed.set_result(bool(proceed))
-        else:
-            await view.handle(event)
 
     @property
     def tearing_down(self) -> bool:
