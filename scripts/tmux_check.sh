@@ -10,35 +10,11 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 py=${PYTHON:-$root/.venv/bin/python}
-timeout_s=${TMUX_CHECK_TIMEOUT:-30}
 work=$(mktemp -d)
 session="agent-tui-check-$$"
-server_pid=""
-# A private tmux server (socket) for this run: never touches the user's sessions.
-tm() { tmux -L "$session" "$@"; }
-
-cleanup() {
-    tm kill-server 2>/dev/null || true
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"
-    if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; fi
-    if [[ "${TMUX_CHECK_KEEP:-0}" != 1 ]]; then rm -rf "$work"; fi
-}
+# shellcheck source=scripts/tmux_lib.sh
+source "$root/scripts/tmux_lib.sh"
 trap cleanup EXIT
-
-pane() { tm capture-pane -p -t "$session" 2>/dev/null || true; }
-
-# wait_for TEXT WHAT: poll the pane until it contains TEXT, or fail after the deadline.
-wait_for() {
-    local deadline=$((SECONDS + timeout_s))
-    until pane | grep -qF -- "$1"; do
-        if ((SECONDS >= deadline)); then
-            echo "tmux check: FAILED waiting for $2 ($1); the pane was:" >&2
-            pane >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-}
 
 mkdir -p "$work/ws" "$work/home" "$work/state"
 cat >"$work/script.json" <<'JSON'

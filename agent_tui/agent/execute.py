@@ -70,7 +70,9 @@ def error_result(message: str) -> ToolResult:
 def denial_result(decision: Decision) -> ToolResult:
     text = "The user declined to run this tool call."
     if decision.reason:
-        text += f" Their reason: {decision.reason}"
+        reason = decision.reason.strip()
+        # The reason is the user's words: end it as a sentence before ours starts.
+        text += f" Their reason: {reason}" + ("" if reason.endswith((".", "!", "?")) else ".")
     text += " Do not retry the same call; change your approach or ask the user."
     return error_result(text)
 

@@ -32,6 +32,7 @@ from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
 from agent_tui.errors import AgentError, RoundLimitReached, StreamInterrupted
 from agent_tui.participants.registry import ParticipantRegistry
+from agent_tui.plural import plural
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, Usage
 from agent_tui.tools.base import SessionState
@@ -198,7 +199,7 @@ class Agent:
         yield ev.RoundLimitHit(state.rounds, proceed)
         if not await proceed:
             raise RoundLimitReached(
-                f"stopped after {state.rounds} rounds (the round limit); "
+                f"stopped after {plural(state.rounds, 'round')} (the round limit); "
                 "raise it with --max-turns or agent.max_rounds"
             )
         state.round_limit += self.max_rounds  # for this turn only; the next starts afresh

@@ -35,6 +35,7 @@ from agent_tui.agent.conversation import (
 )
 from agent_tui.agent.references import Reference
 from agent_tui.errors import UsageError
+from agent_tui.plural import plural
 
 CHARS_PER_TOKEN = 4
 MESSAGE_OVERHEAD = 4  # role and framing tokens per message
@@ -157,11 +158,11 @@ def shrink_reference(reference: Reference, max_tokens: int) -> Reference:
     previous = -1
     for index in kept_lines:
         if index > previous + 1:
-            out.append(f"[… {index - previous - 1} lines omitted]")
+            out.append(f"[… {plural(index - previous - 1, 'line')} omitted]")
         out.append(lines[index])
         previous = index
     if previous < len(lines) - 1:
-        out.append(f"[… {len(lines) - 1 - previous} lines omitted]")
+        out.append(f"[… {plural(len(lines) - 1 - previous, 'line')} omitted]")
     text = "\n".join(out)
     if len(text) > budget:  # one enormous line (minified file): cut characters
         text = text[: max(budget - 40, 0)] + "\n[… cut to fit the context window]"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError, UsageError
+from agent_tui.plural import plural
 from agent_tui.tools.base import SessionState, ToolContext
 from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitMissing, SafeGit
 
@@ -259,12 +260,12 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
     if total == 0:
         header, body, focus, label = f"{rel} (empty file)", "", None, f"#file:{written}"
     elif start is None or end is None:
-        header = f"{rel} ({total} lines)"
+        header = f"{rel} ({plural(total, 'line')})"
         body, focus = number_lines(lines, 1), None
         label = f"#file:{written}"
     else:
         if start > total:
-            raise UsageError(f"#file:{arg}: the file has only {total} lines")
+            raise UsageError(f"#file:{arg}: the file has only {plural(total, 'line')}")
         end = min(end, total)
         header = f"{rel}, lines {start}-{end} of {total}"
         body = number_lines(lines[start - 1 : end], start)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from agent_tui.approvals.grants import RESET_SCOPES, ApprovalGrant, GrantStore
+from agent_tui.plural import plural
 
 
 def format_grants(grants: list[ApprovalGrant], *, markdown: bool = False) -> str:
@@ -49,8 +50,8 @@ def describe_reset(scope: str, removed: list[ApprovalGrant]) -> str:
     if not removed:
         return f"No {scope} approvals to clear." if scope != "all" else "No approvals to clear."
     tools = ", ".join(sorted({g.tool for g in removed}))
-    plural = "s" if len(removed) != 1 else ""
-    return f"Cleared {len(removed)} {scope} approval{plural} ({tools})."
+    kind = "approval" if scope == "all" else f"{scope} approval"  # not "2 all approvals"
+    return f"Cleared {plural(len(removed), kind)} ({tools})."
 
 
 def reset_command(scope: str, workspace: Path, state_dir: Path | None = None) -> int:

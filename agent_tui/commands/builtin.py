@@ -88,8 +88,16 @@ async def _model(ctx: CommandContext, args: str) -> CommandResult:
 
 BUILTIN_COMMANDS = (
     SlashCommand("help", "List commands, participants, references and instructions files", _help),
-    SlashCommand("clear", "Clear the conversation (grants and tools stay)", _action("clear")),
-    SlashCommand("new", "Start a new conversation", _action("new")),
+    SlashCommand(
+        "clear", "Clear the conversation (asks first; grants and tools stay)", _action("clear")
+    ),
+    SlashCommand("new", "Start a new conversation (asks first, like /clear)", _action("new")),
+    SlashCommand(
+        "undo-clear",
+        "Bring back the conversation /clear or /new removed",
+        _action("undo_clear"),
+        interactive_only=True,
+    ),
     SlashCommand(
         "model", "Switch the model ([models.<alias>] in .agentrc)", _model, args_hint="[alias]"
     ),

@@ -16,6 +16,7 @@ from agent_tui.commands.registry import (
     SlashCommand,
 )
 from agent_tui.errors import McpError, UsageError
+from agent_tui.plural import plural
 
 if TYPE_CHECKING:
     from agent_tui.mcp.manager import McpManager, ServerState
@@ -152,7 +153,7 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
                 state = await manager.restart(state.name)
         except McpError as exc:
             raise UsageError(str(exc)) from exc
-        detail = f": {state.error}" if state.error else f", {len(state.tools)} tools"
+        detail = f": {state.error}" if state.error else f", {plural(len(state.tools), 'tool')}"
         return CommandResult(message=f"MCP server **{state.name}** is {state.status}{detail}.")
 
     commands.register(

@@ -47,6 +47,7 @@ from agent_tui.mcp.types import (
     ToolInfo,
 )
 from agent_tui.paths import state_dir
+from agent_tui.plural import plural
 from agent_tui.state_files import private_dir, private_fd
 
 if TYPE_CHECKING:
@@ -332,7 +333,7 @@ class McpManager:
                 state.features = connection.features
                 await self._refresh(state, "all")
                 state.status = "running"
-                self.write_log(state, f"connected: {len(state.tools)} tools")
+                self.write_log(state, f"connected: {plural(len(state.tools), 'tool')}")
                 self._notify(state)
                 await connection.wait_closed()
             failure = "the server closed the connection (exited?)"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.plural import plural
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitResult, SafeGit
 from agent_tui.tools.workspace_paths import inside_workspace
@@ -106,7 +107,7 @@ class _Budget:
             cut = text.rfind("\n", 0, limit)
             cut = cut if cut > 0 else limit
             more = text.count("\n", cut) + 1
-            text = text[:cut] + f"\n[... diff cut here: {more:,} more lines]"
+            text = text[:cut] + f"\n[... diff cut here: {plural(more, 'more line')}]"
         self.left -= len(text)
         return text
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.plural import plural
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import require_str
 from agent_tui.tools.fs_util import (
@@ -124,7 +125,7 @@ class CreateFileTool(BaseTool):
         )
         return Prepared(
             invocation_message=f"{verb[:-1]}ing {plan.shown}",
-            past_tense_message=f"{verb}d {plan.shown} ({lines} lines)",
+            past_tense_message=f"{verb}d {plan.shown} ({plural(lines, 'line')})",
             confirmation=Confirmation(
                 title=f"{verb} {plan.shown}?", message=diff_block(plan.diff())
             ),

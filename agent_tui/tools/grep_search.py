@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.plural import plural
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_bool, optional_int, optional_str, require_str
 from agent_tui.tools.fs_grep import Match, SearchOutcome, python_search, rg_search
@@ -88,14 +89,14 @@ def format_matches(q: GrepQuery, outcome: SearchOutcome) -> str:
     header = f"{total} match{'es' if total != '1' else ''}"
     if len(outcome.matches) > q.limit or outcome.incomplete:
         header += (
-            f"; showing {len(matches)} in {files} files. Narrow the query or set include_pattern "
+            f"; showing {len(matches)} in {plural(files, 'file')}. Narrow the query or set include_pattern "
             "to see the rest"
         )
     else:
         header += f" in {files} file{'s' if files != 1 else ''}"
     lines = [f"{path}:{line}: {_cut(text, locate)}" for path, line, text in matches]
     if outcome.unreadable:
-        lines.append(f"({outcome.unreadable} files could not be read and were skipped.)")
+        lines.append(f"({plural(outcome.unreadable, 'file')} could not be read and were skipped.)")
     return header + ":\n" + "\n".join(lines)
 
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
@@ -23,10 +23,15 @@ from textual.worker import Worker
 
 from agent_tui import events as ev
 from agent_tui.approvals.types import Decision
+from agent_tui.plural import plural
 from agent_tui.ui import tool_prefs
+from agent_tui.ui.clear_flow import ClearFlow
+from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
+from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
+from agent_tui.ui.quit_flow import QuitFlow
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
@@ -35,7 +40,6 @@ from agent_tui.ui.widgets.transcript import Transcript
 
 logger = logging.getLogger(__name__)
 
-QUIT_WINDOW_S = 2.0  # the second Ctrl+C must come within this many seconds
 APP_TITLE = "agent-tui"
 THEMES = {"dark": "textual-dark", "light": "textual-light"}  # [ui] theme in .agentrc
 
@@ -67,6 +71,7 @@ class AgentApp(App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = APP_TITLE
+    COMMANDS = App.COMMANDS | {SlashCommandsProvider}  # Ctrl+P lists the slash commands too
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
         Binding("ctrl+t", "tools", "Tools"),
@@ -90,7 +95,8 @@ class AgentApp(App[int]):
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
         self.completer = Completer(agent)
-        self._last_ctrl_c = 0.0
+        self.quit_flow = QuitFlow(self)
+        self.clear_flow = ClearFlow(self)
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
@@ -201,6 +207,14 @@ class AgentApp(App[int]):
         # A thread: walking a big tree must never block a keypress.
         self.completer.files = list_files(self.workspace)
 
+    def on_key(self, event: events.Key) -> None:
+        type_into_prompt(self, event)  # keys no widget used: typed text goes back to the prompt
+
+    @on(PromptInput.ScrollRequested)
+    def _scroll_transcript(self, event: PromptInput.ScrollRequested) -> None:
+        transcript = self.transcript
+        (transcript.scroll_page_up if event.pages < 0 else transcript.scroll_page_down)()
+
     # ---- turns --------------------------------------------------------------------------
 
     @property
@@ -276,8 +290,9 @@ class AgentApp(App[int]):
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
+        turn_events = self.agent.run(text)
         try:
-            async for event in self.agent.run(text):
+            async for event in turn_events:
                 if isinstance(event, ev.ApprovalRequested):
                     await view.handle(event)
                     decision = await self.ask_approval(event)
@@ -293,11 +308,21 @@ class AgentApp(App[int]):
                     await view.handle(event)
             await self._show_state_notices()  # approvals.json etc. moved aside during the turn
         except asyncio.CancelledError:
-            await view.cancelled()
+            if not self.tearing_down:  # quitting: nothing to draw into, nobody to read it
+                await view.cancelled()
             raise
         finally:
-            self._set_busy(False)
-            self.title = APP_TITLE
+            # Cancelled under a dialog, the generator is paused at a yield: close it now so the
+            # agent's cleanup (cancelling its tool calls) runs before the app goes.
+            await turn_events.aclose()
+            if not self.tearing_down:
+                self._set_busy(False)
+                self.title = APP_TITLE
+
+    @property
+    def tearing_down(self) -> bool:
+        """True once the app is quitting or Textual is removing its widgets."""
+        return self.quit_flow.quitting or not self.is_running
 
     async def _show_state_notices(self) -> None:
         from agent_tui.state_files import take_notices
@@ -351,11 +376,11 @@ class AgentApp(App[int]):
     async def do_action(self, action: str, data: dict[str, Any]) -> None:
         """Carry out a ``CommandResult.action``."""
         if action in ("clear", "new"):
-            self.agent.reset()
-            await self.transcript.clear()
+            await self.clear_flow.clear()
+        elif action == "undo_clear":
+            await self.clear_flow.undo()
         elif action == "exit":
-            # Not awaited here: quitting cancels the turn worker this runs in.
-            self.run_worker(self.action_quit(), group="quit")
+            self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
         elif action == "open_tool_picker":
             self.action_tools()
         elif action == "help":
@@ -380,7 +405,7 @@ class AgentApp(App[int]):
             return
         self.agent.deps.tools.disabled = disabled
         tool_prefs.save_disabled(self.workspace, disabled)
-        self.notify(f"{len(disabled)} tool(s) disabled for this workspace")
+        self.notify(f"{plural(len(disabled), 'tool')} disabled for this workspace")
 
     def action_help(self) -> None:
         from agent_tui.ui.screens.help import HelpScreen
@@ -423,23 +448,16 @@ class AgentApp(App[int]):
     # ---- quitting -----------------------------------------------------------------------
 
     def action_quit_twice(self) -> None:
-        now = time.monotonic()
-        if now - self._last_ctrl_c <= QUIT_WINDOW_S:
-            self.run_worker(self.action_quit(), group="quit")
-        else:
-            self._last_ctrl_c = now
-            self.notify("Press Ctrl+C again to quit.", timeout=QUIT_WINDOW_S)
+        self.quit_flow.ctrl_c()
 
     async def action_quit(self) -> None:
-        self.action_cancel_turn()
-        await self.shutdown_agent()
-        self.exit(0)
+        self.quit_flow.start()
 
     async def shutdown_agent(self) -> None:
         """Stop MCP servers, kill background terminals, close the provider (errors logged)."""
         try:
             await self.agent.aclose()
-        except OSError:
+        except Exception:  # quitting must end in exit 0 whatever a server did: log, carry on
             logger.exception("shutting the agent down failed")
 
 

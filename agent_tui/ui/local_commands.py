@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 UI_ACTIONS = frozenset(
-    {"clear", "new", "exit", "open_tool_picker", "pick_model", "open_approvals", "trust", "help"}
+    {
+        "clear",
+        "new",
+        "undo_clear",
+        "exit",
+        "open_tool_picker",
+        "pick_model",
+        "open_approvals",
+        "trust",
+        "help",
+    }
 )
 
 

@@ -73,12 +73,14 @@ class TurnView:
         elif isinstance(event, ev.ToolCallFinished):
             if finished := self.cards.get(event.call_id):
                 result = event.result
+                code = result.data.get("exit_code")
                 finished.set_finished(
                     result.content,
                     result.is_error,
                     result.display,
                     event.past_tense_message,
                     event.duration_s,
+                    exit_code=code if isinstance(code, int) else None,
                 )
         elif isinstance(event, ev.UsageUpdated):
             self.status.input_tokens = event.total.input_tokens

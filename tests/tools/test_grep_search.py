@@ -120,7 +120,9 @@ async def test_results_capped_with_a_note(
 ) -> None:
     (ctx.workspace / "many.txt").write_text("match me\n" * 40)
     result = await grep(tool, ctx, query="match me", max_results=10)
-    assert result.content.splitlines()[0].startswith("40 matches; showing 10 in 1 files")
+    assert result.content.splitlines()[0].startswith(
+        "40 matches; showing 10 in 1 file."
+    )  # not "1 files"
     assert hits(result) == [f"many.txt:{i}: match me" for i in range(1, 11)]
 
 

@@ -290,9 +290,11 @@ async def test_clear_command_empties_transcript_and_conversation(make_agent: Mak
         await send(pilot, "hi")
         await wait_idle(pilot)
         await send(pilot, "/clear")
+        await wait_screen(pilot, "ConfirmClearScreen")  # issue 11 §10: it asks first
+        await pilot.press("y")
         await wait_idle(pilot)
         assert h.agent.conversation.messages == []
-        assert app.transcript.entries == []
+        assert [type(e).__name__ for e in app.transcript.entries] == ["Note"]  # how to undo
 
 
 async def test_tool_picker_disables_a_tool_for_the_next_request(
@@ -312,8 +314,8 @@ async def test_tool_picker_disables_a_tool_for_the_next_request(
         # write_note is second alphabetically (look_around, write_note)
         await pilot.press("down", "space")
         assert "write_note" not in selections.selected  # type: ignore[attr-defined]
-        assert "1 / 128" in str(app.screen.query_one("#count").render())
-        await pilot.press("escape")
+        assert "1 of 2 tools enabled" in str(app.screen.query_one("#count").render())
+        await pilot.press("enter")
         await wait_until(pilot, lambda: h.agent.deps.tools.disabled == {"write_note"}, "applied")
         await send(pilot, "two")
         await wait_idle(pilot)

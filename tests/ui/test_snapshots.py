@@ -76,7 +76,8 @@ def test_approval_modal_with_diff(snap_compare: Any, make_agent: MakeAgent) -> N
 
 
 def test_tool_picker(snap_compare: Any, make_agent: MakeAgent) -> None:
-    """Tool picker. Reviewer should see: the title with its keys, "2 / 128 tools enabled", the
+    """Tool picker. Reviewer should see: the title with its keys (Space toggles, Enter saves, Esc
+    cancels), "2 of 2 tools enabled  ·  the model is sent at most 128", the
     filter box (focused), a "Built-in" group heading and two checked tools (look_around,
     write_note) each followed by its dimmed description.
     """

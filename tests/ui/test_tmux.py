@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import missing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,3 +32,25 @@ def test_tmux_prompt_approve_and_answer() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("moment", ["stream", "dialog", "tool"])
+def test_tmux_quit_mid_turn_exits_0_without_a_traceback(moment: str) -> None:
+    """Ctrl+C twice while text streams, a dialog is open or a command runs (issue 11 §5)."""
+    if shutil.which("tmux") is None:
+        missing("tmux is not installed")
+    proc = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "tmux_quit_check.sh"), moment],
+        cwd=ROOT,
+        env={
+            "PATH": "/usr/bin:/bin:/usr/local/bin",
+            "PYTHON": sys.executable,
+            "TERM": "xterm-256color",
+        },
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux quit check: OK" in proc.stdout

@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from agent_tui.plural import plural
+
 
 class RoundLimitScreen(ModalScreen[bool]):
     CSS_PATH = "round_limit.tcss"
@@ -23,7 +25,9 @@ class RoundLimitScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"The agent has run {self.rounds} rounds in this turn. Keep going?")
+            yield Label(
+                f"The agent has run {plural(self.rounds, 'round')} in this turn. Keep going?"
+            )
             with Horizontal(id="buttons"):
                 yield Button("c Continue", id="continue", variant="primary", compact=True)
                 yield Button("s Stop", id="stop", compact=True)

@@ -12,6 +12,7 @@ from textual.widgets import Button, Label, Static
 
 from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.types import SamplingRequest
+from agent_tui.plural import plural
 from agent_tui.ui.screens.approval import BUTTONS
 
 PREVIEW_LINES = 6
@@ -25,8 +26,8 @@ def request_preview(request: SamplingRequest, max_lines: int = PREVIEW_LINES) ->
     for message in request.messages:
         lines.extend(f"{message['role']}: {line}" for line in message["content"].splitlines())
     if len(lines) > max_lines:
-        lines = [*lines[:max_lines], f"… ({len(lines) - max_lines} more lines)"]
-    lines.append(f"(up to {request.max_tokens} tokens)")
+        lines = [*lines[:max_lines], f"… ({plural(len(lines) - max_lines, 'more line')})"]
+    lines.append(f"(up to {plural(request.max_tokens, 'token')})")
     return "\n".join(lines)
 
 

@@ -1,7 +1,8 @@
 """The tool picker (``/tools``, Ctrl+T): every tool grouped by source, with a checkbox each.
 
-Dismisses with the set of disabled tool names (None when nothing changed); the app persists it per
-workspace and sets ``ToolRegistry.disabled`` so a disabled tool is never offered to the model.
+Enter (or Ctrl+S) saves: it dismisses with the set of disabled tool names (None when nothing
+changed); the app persists it per workspace and sets ``ToolRegistry.disabled`` so a disabled tool
+is never offered to the model. Esc cancels: nothing changes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from agent_tui.plural import plural
 from agent_tui.tools.base import Manifest
 from agent_tui.tools.registry import MAX_TOOLS
 
@@ -47,7 +49,9 @@ def matches(manifest: Manifest, query: str) -> bool:
 class ToolPickerScreen(ModalScreen[set[str] | None]):
     CSS_PATH = "tool_picker.tcss"
     BINDINGS = [
-        Binding("escape,ctrl+s", "done", "Done"),
+        # Priority: Enter in the filter box or on a list saves too (Space toggles a tool).
+        Binding("enter,ctrl+s", "done", "Save", priority=True),
+        Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+f", "focus_filter", "Filter"),
     ]
 
@@ -61,7 +65,7 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("Tools — Space toggles, Esc saves", id="title")
+            yield Label("Tools — Space toggles, Enter saves, Esc cancels", id="title")
             yield Static(id="count")
             yield Input(placeholder="filter tools", id="filter")
             groups = VerticalScroll(id="groups")
@@ -94,9 +98,15 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
             self.query(".group-title")[index].display = bool(shown)
 
     def _update_count(self) -> None:
+        # Enabled of all tools, and the API's limit apart: "12 / 128" read as 116 disabled.
         count = len(self.enabled)
-        over = "  — over the limit: only the first 128 are sent" if count > MAX_TOOLS else ""
-        self.query_one("#count", Static).update(f"{count} / {MAX_TOOLS} tools enabled{over}")
+        limit = (
+            f"over the limit: only the first {MAX_TOOLS} are sent to the model"
+            if count > MAX_TOOLS
+            else f"the model is sent at most {MAX_TOOLS}"
+        )
+        enabled = f"{count} of {plural(len(self.all_names), 'tool')} enabled"
+        self.query_one("#count", Static).update(f"{enabled}  ·  {limit}")
 
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:
@@ -120,6 +130,9 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
     def action_done(self) -> None:
         disabled = self.all_names - self.enabled

@@ -18,11 +18,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
+
+from agent_tui.ui.markdown_tables import WrappingMarkdown
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -59,7 +60,7 @@ class FrozenMarkdown(Static):
     """Finished Markdown as one widget (code blocks highlighted by Rich); ``source`` is its text."""
 
     def __init__(self, source: str, classes: str = "answer") -> None:
-        super().__init__(RichMarkdown(source, code_theme="monokai"), classes=classes)
+        super().__init__(WrappingMarkdown(source, code_theme="monokai"), classes=classes)
         self.source = source
 
 

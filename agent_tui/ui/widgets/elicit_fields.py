@@ -15,6 +15,8 @@ from datetime import date, datetime
 from typing import Any, Literal
 from urllib.parse import urlparse
 
+from agent_tui.plural import plural
+
 FieldKind = Literal["string", "number", "integer", "boolean", "enum", "multi"]
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
@@ -148,9 +150,9 @@ def coerce_text(spec: FieldSpec, text: str) -> tuple[Any, str]:
         return (None, problem) if problem else (number, "")
     low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
     if low is not None and len(text) < low:
-        return None, f"at least {low} characters"
+        return None, f"at least {plural(low, 'character')}"
     if high is not None and len(text) > high:
-        return None, f"at most {high} characters"
+        return None, f"at most {plural(high, 'character')}"
     problem = _check_format(text, str(spec.schema.get("format", "")))
     return (None, problem) if problem else (text, "")
 

@@ -15,6 +15,16 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 KIND_ICONS = {"read": "◇", "edit": "✎", "execute": "$", "fetch": "↓"}
+STATUS_MARKS = {
+    "running": "…",
+    "waiting": "?",
+    "done": "✓",
+    "error": "✗",
+    "failed": "✗",
+    "denied": "⊘",
+}
+SUMMARY_KEYS = ("command", "path", "url", "urls", "query", "pattern", "terminal_id")
+SUMMARY_CHARS = 60
 TAIL_LINES = 8  # live terminal output shown while a command runs
 MAX_OUTPUT_CHARS = 6_000  # the card shows the start of long outputs; the model got all of it
 
@@ -58,12 +68,30 @@ class CardState:
     kind: str = ""
     input: dict[str, Any] = field(default_factory=dict)
     message: str = ""  # invocation message while running, past tense once done
-    status: str = "running"  # running | waiting | done | error | denied
+    status: str = "running"  # running | waiting | done | failed (non-zero exit) | error | denied
     decided: str = ""
     output: str = ""
     diff: str = ""
     tail: str = ""
     duration_s: float = 0.0
+    exit_code: int | None = None  # a command's; shown on the card when it is not 0
+
+
+def exit_text(code: int) -> str:
+    """``2`` -> ``exit code 2``; a negative code is the signal that killed the command."""
+    return f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+
+
+def input_summary(tool_input: dict[str, Any]) -> str:
+    """The input's telling value (the command, the path...), cut short, for a one-line header."""
+    for key in SUMMARY_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        if isinstance(value, str) and value.strip():
+            line = value.strip().splitlines()[0]
+            return line if len(line) <= SUMMARY_CHARS else line[: SUMMARY_CHARS - 1] + "…"
+    return ""
 
 
 class DetailsToggle(Static):
@@ -88,10 +116,12 @@ class ToolCard(Vertical):
     DEFAULT_CSS = """
     ToolCard { height: auto; margin: 1 0 0 0; padding: 0 1; border-left: thick $secondary; }
     ToolCard.-waiting { border-left: thick $warning; }
-    ToolCard.-error, ToolCard.-denied { border-left: thick $error; }
+    ToolCard.-error, ToolCard.-denied, ToolCard.-failed { border-left: thick $error; }
     ToolCard.-done { border-left: thick $success; }
     ToolCard > .header { text-style: bold; }
-    ToolCard.-error > .header, ToolCard.-denied > .header { color: $error; }
+    ToolCard.-error > .header, ToolCard.-denied > .header, ToolCard.-failed > .header {
+        color: $error;
+    }
     ToolCard > .decided { color: $text-muted; }
     ToolCard > .tail { color: $text-muted; max-height: 10; }
     ToolCard > .toggle { color: $text-muted; }
@@ -135,8 +165,9 @@ class ToolCard(Vertical):
         icon = KIND_ICONS.get(s.kind, "•")
         # Under a second is noise (and would make snapshots depend on timing).
         took = f"  ({s.duration_s:.1f}s)" if s.duration_s >= 1 else ""
-        mark = {"running": "…", "waiting": "?", "done": "✓", "error": "✗", "denied": "⊘"}[s.status]
-        self._header.update(f"{mark} {icon} {s.message or s.name}{took}")
+        mark = STATUS_MARKS[s.status]
+        code = f" — {exit_text(s.exit_code)}" if s.exit_code else ""
+        self._header.update(f"{mark} {icon} {s.message or s.name}{code}{took}")
         self._decided.update(s.decided)
         self._decided.display = bool(s.decided)
         self._diff.update(coloured_diff(s.diff) if s.diff else "")
@@ -153,7 +184,7 @@ class ToolCard(Vertical):
             self._details.set_class(s.status == "error", "-error-output")
         if self._details is not None:
             self._details.display = self.details_open
-        for status in ("running", "waiting", "done", "error", "denied"):
+        for status in STATUS_MARKS:
             self.set_class(s.status == status, f"-{status}")
 
     def set_waiting(self, diff: str = "") -> None:
@@ -175,6 +206,9 @@ class ToolCard(Vertical):
     def set_decided(self, allowed: bool, reason: str) -> None:
         self.state.decided = reason
         self.state.status = "running" if allowed else "denied"
+        if not allowed:  # the invocation message ("Running `ls`") would say it ran
+            summary = input_summary(self.state.input)
+            self.state.message = f"Not run: {summary or self.state.name}"
         self._refresh_all()
 
     def append_output(self, text: str) -> None:
@@ -184,11 +218,18 @@ class ToolCard(Vertical):
         self._tail.display = True
 
     def set_finished(
-        self, content: str, is_error: bool, display: str | None, past: str, duration_s: float
+        self,
+        content: str,
+        is_error: bool,
+        display: str | None,
+        past: str,
+        duration_s: float,
+        exit_code: int | None = None,
     ) -> None:
         s = self.state
+        s.exit_code = exit_code
         if s.status != "denied":
-            s.status = "error" if is_error else "done"
+            s.status = "error" if is_error else "failed" if exit_code else "done"
         if past and not is_error:
             s.message = past
         shown = display if display is not None else content

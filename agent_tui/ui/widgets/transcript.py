@@ -99,6 +99,18 @@ class Transcript(VerticalScroll):
         await self.mount_all([make() for make in batch], after=self._bar)
         self._update_bar()
 
+    def records(self) -> list[Callable[[], Widget]]:
+        """Every entry, hidden ones first, as records that mount it again (for ``restore``)."""
+        return [*self.hidden, *(w.record() for w in self.entries)]  # type: ignore[attr-defined]
+
+    async def restore(self, records: list[Callable[[], Widget]]) -> None:
+        """Replace the entries with ``records``; only the newest ``max_mounted`` are mounted."""
+        await self.clear()
+        split = max(len(records) - self.max_mounted, 0)
+        self.hidden = records[:split]
+        await self.mount_all([make() for make in records[split:]])
+        self._update_bar()
+
     async def clear(self) -> None:
         self.hidden.clear()
         self.max_mounted = self.base_max_mounted

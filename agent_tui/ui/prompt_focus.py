@@ -1,0 +1,32 @@
+"""Typing always reaches the prompt (issue 11 §7).
+
+A click in the transcript or on a card, or Tab, moves focus off the prompt; keys typed then went
+nowhere. ``type_into_prompt`` (called from the app's key handler, where keys that no widget used
+end up) sends a printable key back to the prompt, focused again. A key some binding wants (Space
+on a card's details toggle, Enter on a button) is left to that binding.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+
+if TYPE_CHECKING:
+    from agent_tui.ui.app import AgentApp
+
+
+def type_into_prompt(app: AgentApp, event: events.Key) -> None:
+    """Focus the prompt and insert the key's character (then the key is used up)."""
+    if not event.is_printable or not event.character:
+        return
+    prompt = app.prompt_input
+    # Only on the chat screen: a dialog's keys are the dialog's.
+    if prompt.screen is not app.screen or prompt.has_focus:
+        return
+    if event.key in app.active_bindings:
+        return
+    prompt.focus()
+    prompt.insert(event.character)
+    event.stop()
+    event.prevent_default()

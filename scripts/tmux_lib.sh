@@ -1,0 +1,35 @@
+# Shared by the tmux checks (sourced, not run): a private tmux server per run, a pane reader, and
+# waits that poll the pane with a deadline (no fixed sleeps). The caller sets `work` (a temp dir)
+# and `session`, and may set `server_pid`; `timeout_s` is the deadline of each wait.
+
+timeout_s=${TMUX_CHECK_TIMEOUT:-30}
+server_pid=""
+# A private tmux server (socket) for this run: never touches the user's sessions.
+tm() { tmux -L "$session" "$@"; }
+
+cleanup() {
+    tm kill-server 2>/dev/null || true
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"
+    if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; fi
+    if [[ "${TMUX_CHECK_KEEP:-0}" != 1 ]]; then rm -rf "$work"; fi
+}
+
+pane() { tm capture-pane -p -t "$session" 2>/dev/null || true; }
+# The whole pane including what scrolled off: a traceback is longer than the screen.
+pane_history() { tm capture-pane -p -S - -t "$session" 2>/dev/null || true; }
+
+# fail WHY: say what failed, show the pane, exit 1.
+fail() {
+    echo "tmux check: FAILED: $1; the pane was:" >&2
+    pane_history >&2
+    exit 1
+}
+
+# wait_for TEXT WHAT: poll the pane until it contains TEXT, or fail after the deadline.
+wait_for() {
+    local deadline=$((SECONDS + timeout_s))
+    until pane | grep -qF -- "$1"; do
+        if ((SECONDS >= deadline)); then fail "waiting for $2 ($1)"; fi
+        sleep 0.1
+    done
+}

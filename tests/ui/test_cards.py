@@ -1,0 +1,60 @@
+"""Tool cards tell the truth (issue 11 §6): a failed command is not a green tick, a denied call
+does not say "Running"."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from agent_tui.ui.app import AgentApp
+from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.conftest import MakeAgent
+from tests.ui.helpers import send, wait_idle, wait_screen
+
+
+def run_call(command: str, call_id: str = "t1") -> dict[str, object]:
+    return {"id": call_id, "name": "run_in_terminal", "input": {"command": command}}
+
+
+def header(card: ToolCard) -> str:
+    return str(card.query_one(".header", Static).content)
+
+
+async def test_non_zero_exit_shows_a_cross_and_the_exit_code(make_agent: MakeAgent) -> None:
+    h = make_agent(
+        [
+            {"tool_calls": [run_call("ls does-not-exist", "t1")]},
+            {"tool_calls": [run_call("exit 0", "t2")]},
+            {"tool_calls": [run_call("kill -9 $$", "t3")]},
+            {"text": "done"},
+        ],
+        builtin=True,
+    )
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "list it")
+        for _ in range(3):
+            await wait_screen(pilot, "ApprovalScreen")
+            await pilot.press("y")
+        await wait_idle(pilot)
+        failed, fine, killed = app.query(ToolCard)
+        assert failed.state.status == "failed" and failed.has_class("-failed")
+        assert not failed.has_class("-done")
+        assert header(failed).startswith("✗ $ Ran `ls does-not-exist`")
+        assert "exit code 2" in header(failed)
+        assert fine.state.status == "done" and header(fine).startswith("✓")
+        assert "exit code" not in header(fine)
+        assert killed.state.status == "failed" and "killed by signal 9" in header(killed)
+
+
+async def test_denied_call_card_says_not_run_instead_of_running(make_agent: MakeAgent) -> None:
+    h = make_agent([{"tool_calls": [run_call("rm -rf build")]}, {"text": "ok"}], builtin=True)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "clean up")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("escape", "escape")
+        await wait_idle(pilot)
+        card = app.query_one(ToolCard)
+        assert card.state.status == "denied"
+        assert "Running" not in header(card)
+        assert header(card).startswith("⊘ $ Not run: rm -rf build")
