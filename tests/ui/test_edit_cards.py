@@ -87,7 +87,7 @@ async def test_streaming_call_shows_its_card_before_the_call_completes(
         assert cards() == [pending]  # the pending card became the call's card
         assert pending.state.status == "done"
         assert pending.state.input == write
-        assert pending.state.message == "Created src/big.py (1000 lines)"
+        assert pending.state.message == "Created src/big.py (1,000 lines)"
     assert (workspace / "src" / "big.py").read_text() == content
 
 
