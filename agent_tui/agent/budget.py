@@ -51,11 +51,14 @@ class ContextBudget:
         Raises:
             UsageError: the system prompt and the current request alone do not fit.
         """
+        window = self.window(model)
         return build_followup_prompt(
             system,
             messages,
-            context_window=self.window(model),
-            reply_budget=model.max_tokens,
+            context_window=window,
+            # A small server (llama.cpp at 4,096) under the default max_tokens (8,192) would leave
+            # no room at all: the reply may have at most half of the window.
+            reply_budget=min(model.max_tokens, window // 2),
             tools_chars=tools_chars,
             token_scale=self.token_scale.get(model.name, 1.0),
         )
@@ -68,8 +71,8 @@ class ContextBudget:
         scale = min(max(counted / built.estimated_tokens, 1.0), MAX_TOKEN_SCALE)
         self.token_scale[model.name] = scale
 
-    def learn_overflow(self, model: ModelConfig, built: BuiltPrompt, exc: ContextOverflow) -> str:
-        """Take in what a "too long" answer says; return the notice for the user.
+    def learn_overflow(self, model: ModelConfig, built: BuiltPrompt, exc: ContextOverflow) -> None:
+        """Take in what a "too long" answer says about the request ``built``.
 
         The stated size becomes the window; the stated prompt size calibrates the estimate. A
         server that states neither gets a window a quarter smaller than the one that failed.
@@ -82,6 +85,10 @@ class ContextBudget:
             self.windows[model.name] = min(exc.limit, before)
         elif not exc.prompt_tokens:
             self.windows[model.name] = int(before * OVERFLOW_SHRINK)
+
+    @staticmethod
+    def overflow_notice(model: ModelConfig, exc: ContextOverflow) -> str:
+        """What the user is told when a pruned request is sent again after a "too long"."""
         said = []
         if exc.limit:
             said.append(f"its context is {exc.limit:,} tokens")

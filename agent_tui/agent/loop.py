@@ -30,7 +30,13 @@ from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
 from agent_tui.agent.prompt import BuiltPrompt, request_message
-from agent_tui.errors import AgentError, ContextOverflow, RoundLimitReached, StreamInterrupted
+from agent_tui.errors import (
+    AgentError,
+    ContextOverflow,
+    RoundLimitReached,
+    StreamInterrupted,
+    UsageError,
+)
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
@@ -212,13 +218,25 @@ class Agent:
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
-        retried = False
+        overflow: ContextOverflow | None = None  # the server's "too long", once retried
         while True:
             # Every request is built from the conversation as it is now: nothing else holds
             # "what was said", so a request can neither miss nor repeat part of it.
-            built = self.budget.build(
-                self.model, plan.system_prompt, list(self.conversation.messages), tools_chars
-            )
+            try:
+                built = self.budget.build(
+                    self.model, plan.system_prompt, list(self.conversation.messages), tools_chars
+                )
+            except UsageError as exc:
+                if overflow is None:
+                    raise
+                raise ContextOverflow(
+                    f"{overflow}; {exc}",
+                    status=overflow.status or 400,
+                    limit=overflow.limit,
+                    prompt_tokens=overflow.prompt_tokens,
+                ) from None
+            if overflow is not None:
+                yield ev.Notice(self.budget.overflow_notice(self.model, overflow), "warning")
             if built.dropped or built.shrunk:
                 yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
             assembler = RoundAssembler()
@@ -231,10 +249,10 @@ class Agent:
                         yield ev.ThinkingDelta(pev.text)
             except ContextOverflow as exc:
                 # Refused before any output: learn the server's size, prune, try once more.
-                if retried:
+                if overflow is not None:
                     raise self._still_too_long(exc) from None
-                retried = True
-                yield ev.Notice(self.budget.learn_overflow(self.model, built, exc), "warning")
+                overflow = exc
+                self.budget.learn_overflow(self.model, built, exc)
                 continue
             except BaseException:
                 # Keep what arrived (not the half-made tool calls) so the user can read and retry.
@@ -289,6 +307,7 @@ class Agent:
         )
 
     def _still_too_long(self, exc: ContextOverflow) -> ContextOverflow:
+        """The error after the one retry: what the server said and what to set."""
         window = self.budget.window(self.model)
         return ContextOverflow(
             f"{exc}; pruned to {window:,} tokens and sent again, still too long: set "
