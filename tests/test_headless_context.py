@@ -53,7 +53,9 @@ def result_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("api", APIS)
-def test_an_empty_answer_is_reported_not_passed_silently(ws: Path, fake_llm: FakeLLM, api: str) -> None:
+def test_an_empty_answer_is_reported_not_passed_silently(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
     fake_llm.set_script([{}, {}])
     text = run(ws, fake_llm, api, "-p", "hello")
     assert text.returncode == 0
@@ -94,9 +96,9 @@ def test_every_request_that_prunes_tool_outputs_says_so(
     pruned_requests = [n for n, r in enumerate(fake_llm.requests, 1) if ELIDED in json.dumps(r)]
     notes = [line for line in proc.stderr.splitlines() if line.startswith("note: pruned")]
     assert len(pruned_requests) >= 5  # the run is long enough that most requests prune
-    assert notes == [
-        line for line in notes if "tool output" in line
-    ] and len(notes) == len(pruned_requests)
+    assert notes == [line for line in notes if "tool output" in line] and len(notes) == len(
+        pruned_requests
+    )
     assert [int(line.split("request ")[1].split(")")[0]) for line in notes] == pruned_requests
     for body in fake_llm.requests:
         assert problems(body, api) == []
@@ -167,9 +169,7 @@ def test_the_estimate_is_calibrated_from_reported_usage_so_a_dense_server_never_
         for n in range(6)
     ]
     rc = "[model]\ncontext_window = 12000\nmax_tokens = 500\n"
-    with FakeLLM(
-        [*script, {"text": "done"}], context_limit=12000, chars_per_token=2
-    ) as fake:
+    with FakeLLM([*script, {"text": "done"}], context_limit=12000, chars_per_token=2) as fake:
         proc = run(ws, fake, api, "-p", "read it", "--output-format", "json", rc=rc)
         bodies = fake.requests
     result = result_of(proc)

@@ -25,11 +25,11 @@ from agent_tui.agent.conversation import (
 )
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
+from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
-from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.errors import (
     AgentError,
     ContextOverflow,

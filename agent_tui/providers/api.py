@@ -287,8 +287,7 @@ class ApiProvider:
         overflow = parse_overflow(status, failure.body, failure.message)
         if overflow is not None:
             return ContextOverflow(
-                f"the request is longer than the model's context window "
-                f"(HTTP {status}: {detail})",
+                f"the request is longer than the model's context window (HTTP {status}: {detail})",
                 status=status,
                 limit=overflow.limit,
                 prompt_tokens=overflow.prompt_tokens,

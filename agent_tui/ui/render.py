@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from agent_tui import events as ev
 from agent_tui.agent.loop import CONTINUE_PROMPT
-from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.assistant import AssistantMessage
+from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.tool_card import CardState, ToolCard

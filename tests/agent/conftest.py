@@ -37,9 +37,7 @@ WAIT_MANIFEST = Manifest(
 )
 
 
-def fake_agent(
-    workspace: Path, fake: FakeLLM, api: str, **model: Any
-) -> Agent:
+def fake_agent(workspace: Path, fake: FakeLLM, api: str, **model: Any) -> Agent:
     """An Agent talking ``api`` ("anthropic" | "openai") to ``fake``, without retries.
 
     The caller sets ``FAKE_KEY_ENV`` in the environment (the fake server wants some key).
