@@ -70,10 +70,6 @@ class Message:
         return "".join(b.text for b in self.content if isinstance(b, TextBlock))
 
     @property
-    def tool_results(self) -> list[ToolResultBlock]:
-        return [b for b in self.content if isinstance(b, ToolResultBlock)]
-
-    @property
     def is_empty_answer(self) -> bool:
         """An assistant message neither API can carry: no visible text and no tool call.
 
