@@ -6,8 +6,11 @@ from typing import Any
 
 import pytest
 
+from agent_tui.errors import ContextOverflow
 from agent_tui.providers.overflow import Overflow, parse_overflow
-from tests.fakes.llm_server import overflow_error
+from tests.fakes.llm_server import FakeLLM, overflow_error
+
+from .conftest import ProviderFactory, collect_error
 
 
 @pytest.mark.parametrize(
@@ -58,3 +61,15 @@ def test_older_and_newer_wordings_are_recognised(body: Any, message: str) -> Non
 )
 def test_other_errors_are_not_taken_for_an_overflow(status: int, message: str) -> None:
     assert parse_overflow(status, {"error": {"message": message}}, message) is None
+
+
+@pytest.mark.parametrize("style", ["openai", "anthropic", "llamacpp", "vllm"])
+async def test_both_transports_raise_context_overflow_with_the_stated_sizes(
+    fake_llm: FakeLLM, build_provider: ProviderFactory, combo: tuple[str, str], style: str
+) -> None:
+    fake_llm.context_limit, fake_llm.overflow_style = 10, style
+    fake_llm.set_script([{"text": "never"}])
+    _, error = await collect_error(build_provider())
+    assert isinstance(error, ContextOverflow), error
+    assert error.limit == 10 and error.prompt_tokens is not None and error.prompt_tokens > 10
+    assert len(fake_llm.requests) == 1  # a 400: not retried by the provider
