@@ -61,7 +61,12 @@ def test_an_empty_answer_is_reported_not_passed_silently(
     assert text.returncode == 0
     assert "note: The model sent an empty answer" in text.stderr
     as_json = result_of(run(ws, fake_llm, api, "-p", "hello", "--output-format", "json"))
-    assert as_json["notices"] == ["The model sent an empty answer (stop reason: end_turn)."]
+    assert as_json["notices"] == [
+        (
+            "The model sent an empty answer (stop reason: end_turn). "
+            "Your message was left out of the conversation."
+        )
+    ]
 
 
 @pytest.mark.parametrize("api", APIS)

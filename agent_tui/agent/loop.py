@@ -274,8 +274,11 @@ class Agent:
         if message.is_empty_answer:
             # Neither API takes an empty assistant message back; the turn is undone if nothing
             # else of it was answered (see run).
+            undone = state.rounds == 1  # nothing else of the turn was kept: run() undoes it
             yield ev.Notice(
-                f"The model sent an empty answer (stop reason: {state.stop_reason}).", "warning"
+                f"The model sent an empty answer (stop reason: {state.stop_reason})."
+                + (" Your message was left out of the conversation." if undone else ""),
+                "warning",
             )
         else:
             self.conversation.append(message)

@@ -115,7 +115,12 @@ async def test_after_an_empty_answer_the_next_request_has_no_two_user_messages_i
         await run_turn(agent, "second question")
         await agent.aclose()
     notices = [e.text for e in events if isinstance(e, ev.Notice)]
-    assert notices == ["The model sent an empty answer (stop reason: end_turn)."]
+    assert notices == [
+        (
+            "The model sent an empty answer (stop reason: end_turn). "
+            "Your message was left out of the conversation."
+        )
+    ]
     assert user_texts(fake.requests[-1]) == ["second question"]
     assert_valid(fake, api)
 

@@ -90,7 +90,10 @@ async def test_an_empty_answer_shows_a_note(workspace: Path) -> None:
             await send(pilot, "hello")
             await wait_idle(pilot)
             notes = [n.text for n in app.query(Note)]
-        assert "The model sent an empty answer (stop reason: end_turn)." in notes
+        assert (
+            "The model sent an empty answer (stop reason: end_turn). "
+            "Your message was left out of the conversation."
+        ) in notes
         assert not app.query(ErrorNote)
 
 
