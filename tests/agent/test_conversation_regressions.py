@@ -137,3 +137,12 @@ async def test_an_answer_cut_at_max_tokens_says_so_and_offers_to_continue(
     assert "cut at max_tokens (1234)" in notice.text and notice.action == "continue"
     assert events[-1].stop_reason == "max_tokens"
     assert agent.conversation.messages[-1].text == "The first half of"  # kept, to continue from
+
+
+async def test_openai_user_text_keeps_attachment_and_request_apart(workspace: Path) -> None:
+    with FakeLLM([{"text": "ok"}]) as fake:
+        agent = fake_agent(workspace, fake, "openai")
+        await run_turn(agent, "#file:main.py explain")
+        await agent.aclose()
+    (content,) = user_texts(fake.requests[-1])
+    assert content.endswith("</attachment>\n\n#file:main.py explain")
