@@ -202,7 +202,7 @@ async def play(api: str, plans: list[PlannedTurn], workspace: Path, tight: bool)
 
 @pytest.mark.parametrize("api", APIS)
 @settings(
-    max_examples=40,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
