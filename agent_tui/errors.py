@@ -7,6 +7,7 @@
     │   ├── ProviderAuthError       401/403: key missing or refused
     │   ├── ProviderNotFoundError   404: wrong base URL or unknown model
     │   ├── ProviderRateLimitError  429/529/5xx after the retries ran out
+    │   ├── ContextOverflow         the server says the prompt exceeds its context window
     │   └── StreamInterrupted       the stream broke mid-way; `partial_text` keeps what arrived
     ├── ToolError                   expected tool failure; message tells the model what to do next
     ├── ApprovalRequired            --on-approval fail stopped the run (exit 3)
@@ -71,6 +72,22 @@ class ProviderNotFoundError(ProviderError):
 
 class ProviderRateLimitError(ProviderError):
     """429/529/5xx persisted after the retries."""
+
+
+class ContextOverflow(ProviderError):
+    """The server refused the request as longer than its context window.
+
+    Args:
+        limit: the context size in tokens the server states, if it does.
+        prompt_tokens: the request's size as the server counted it, if it says.
+    """
+
+    def __init__(
+        self, message: str, *, status: int, limit: int | None, prompt_tokens: int | None
+    ) -> None:
+        super().__init__(message, status=status)
+        self.limit = limit
+        self.prompt_tokens = prompt_tokens
 
 
 class StreamInterrupted(ProviderError):

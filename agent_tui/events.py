@@ -160,6 +160,7 @@ class Notice(Event):
     type: ClassVar[str] = "notice"
     text: str
     level: str = "info"  # info | warning
+    action: str = ""  # what the user can do about it: "continue" (an answer cut at max_tokens)
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,7 @@ class ContextPruned(Event):
     type: ClassVar[str] = "context_pruned"
     dropped: tuple[str, ...]
     shrunk: tuple[str, ...] = ()
+    round: int = 0  # the request (round of the turn) that left them out; one event per request
 
 
 @dataclass(frozen=True)

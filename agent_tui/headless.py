@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -120,13 +121,33 @@ class _Printer:
             self.err.write(f"error: {event.message}\n")
         elif isinstance(event, ev.CommandHandled) and event.message:
             self.out.write(event.message.rstrip("\n") + "\n")
-        elif isinstance(event, ev.Notice | ev.ContextPruned):
-            text = (
-                event.text
-                if isinstance(event, ev.Notice)
-                else "pruned: " + ", ".join(event.dropped + event.shrunk)
-            )
-            self.err.write(f"note: {text}\n")
+        elif isinstance(event, ev.Notice):
+            self.err.write(f"note: {event.text}\n")
+        elif isinstance(event, ev.ContextPruned):
+            # Every request that leaves something out says so, not only a turn's first.
+            left_out = ", ".join(event.dropped + event.shrunk)
+            self.err.write(f"note: pruned (request {event.round}): {left_out}\n")
+
+
+def _pruned_kind(entry: str) -> str:
+    """``"12 tool outputs of this turn"`` -> ``"tool outputs of this turn"`` (counts grow)."""
+    head, _, rest = entry.partition(" ")
+    return re.sub(r"\b(turn|output)s\b", r"\1", rest) if head.isdigit() else entry
+
+
+def _add_pruned(pruned: list[str], entries: tuple[str, ...]) -> None:
+    """Accumulate what every request of the run left out: each thing once, counts at their most.
+
+    Later rounds re-prune what earlier ones did ("3 tool outputs" then "5 tool outputs of this
+    turn"), so an entry of the same kind replaces a smaller count instead of piling up.
+    """
+    for entry in entries:
+        kind = _pruned_kind(entry)
+        same = [n for n, old in enumerate(pruned) if _pruned_kind(old) == kind]
+        if not same:
+            pruned.append(entry)
+        elif kind != entry and int(entry.split()[0]) > int(pruned[same[0]].split()[0]):
+            pruned[same[0]] = entry
 
 
 def _collect(summary: _Summary, event: ev.Event) -> None:
@@ -140,7 +161,7 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
         if event.partial_text and not summary.text:
             summary.text = event.partial_text
     elif isinstance(event, ev.ContextPruned):
-        summary.pruned.extend(event.dropped + event.shrunk)
+        _add_pruned(summary.pruned, event.dropped + event.shrunk)
     elif isinstance(event, ev.Notice):
         summary.notices.append(event.text)
     elif isinstance(event, ev.CommandHandled):

@@ -6,6 +6,7 @@ Completions: each provider module converts to its own wire format.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -49,14 +50,33 @@ _BLOCK_TYPES: dict[str, type[Any]] = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Message:
+    """One message of the conversation; never changed once made.
+
+    A request holds the same Message objects as the conversation it was built from, so a change
+    made to one in place would rewrite a request already sent (that is how a prompt once reached
+    the model twice). ``content`` is copied on construction and typed read-only.
+    """
+
     role: Literal["user", "assistant"]
-    content: list[Block] = field(default_factory=list)
+    content: Sequence[Block] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "content", list(self.content))
 
     @property
     def text(self) -> str:
         return "".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    @property
+    def is_empty_answer(self) -> bool:
+        """An assistant message neither API can carry: no visible text and no tool call.
+
+        Both APIs drop such a message on the wire (Anthropic rejects whitespace-only text and
+        unsigned thinking), which would leave two user messages in a row.
+        """
+        return not self.tool_uses and not self.text.strip()
 
     @property
     def tool_uses(self) -> list[ToolUseBlock]:
@@ -87,14 +107,31 @@ class Conversation:
     def append_user(self, message: Message) -> None:
         """Append a user message, merging into a trailing user message.
 
-        After an error or cancel the conversation may end on a user message (tool results); two
-        user messages in a row would be merged by the API anyway, so keep them as one here.
+        After a cancel the conversation may end on a user message (the calls' results): the next
+        request joins it, since both APIs want user and assistant to alternate. The merged message
+        is a new object: requests already built keep the old one.
         """
         last = self.messages[-1] if self.messages else None
         if last is not None and last.role == "user":
-            last.content.extend(message.content)
+            # Tool results lead a user message (the Anthropic API rejects them after text).
+            blocks = [*last.content, *message.content]
+            results = [b for b in blocks if isinstance(b, ToolResultBlock)]
+            rest = [b for b in blocks if not isinstance(b, ToolResultBlock)]
+            self.messages[-1] = Message("user", [*results, *rest])
         else:
             self.messages.append(message)
+
+    def checkpoint(self) -> list[Message]:
+        """The conversation as it is now, for :meth:`restore` (messages are immutable)."""
+        return list(self.messages)
+
+    def restore(self, checkpoint: list[Message]) -> None:
+        """Go back to a :meth:`checkpoint`: a turn the model never answered leaves no trace."""
+        self.messages[:] = checkpoint
+
+    def replace_last(self, message: Message) -> None:
+        """Put ``message`` in place of the last message (e.g. tool inputs the user edited)."""
+        self.messages[-1] = message
 
     def clear(self) -> None:
         self.messages.clear()

@@ -16,25 +16,32 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
+from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget
 from agent_tui.agent.call_progress import CallProgress
 from agent_tui.agent.conversation import (
     Conversation,
     Message,
-    TextBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
+from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
-from agent_tui.errors import AgentError, RoundLimitReached, StreamInterrupted
+from agent_tui.errors import (
+    AgentError,
+    ContextOverflow,
+    RoundLimitReached,
+    StreamInterrupted,
+    UsageError,
+)
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.plural import plural
 from agent_tui.providers import base as pv
-from agent_tui.providers.base import Provider, ProviderRequest, Usage
+from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 
@@ -45,7 +52,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CANCELLED_RESULT = "The user cancelled this tool call before it finished; it may not have run."
-DEFAULT_CONTEXT_WINDOW = 200_000
+CONTINUE_PROMPT = "Continue exactly where your last answer was cut off."
+__all__ = ["CANCELLED_RESULT", "CONTINUE_PROMPT", "DEFAULT_CONTEXT_WINDOW", "Agent", "AgentDeps"]
 
 
 @dataclass
@@ -78,6 +86,7 @@ class Agent:
     def __init__(self, deps: AgentDeps) -> None:
         self.deps = deps
         self.conversation = Conversation()
+        self.budget = ContextBudget()  # the context window and token estimate, per model
         self.total_usage = Usage()
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
@@ -160,7 +169,11 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
-        current: Message | None = Message("user", [TextBlock(plan.text)])
+        # The conversation is the one source of every request (see _round); a turn the model
+        # never answered (an error or cancel before any output, an empty answer) is undone, so
+        # sending the prompt again puts it in the request once.
+        checkpoint = self.conversation.checkpoint()
+        self.conversation.append_user(request_message(plan.text, plan.references))
         cancelled = True
         try:
             while True:
@@ -168,9 +181,8 @@ class Agent:
                     async for event in self._round_limit(state):
                         yield event
                 state.rounds += 1
-                async for event in self._round(plan, current, state):
+                async for event in self._round(plan, state):
                     yield event
-                current = None
                 if not state.called_tools:
                     break  # the model answered without calling tools: the turn is done
             cancelled = False
@@ -190,6 +202,9 @@ class Agent:
             yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
         finally:
             self._answer_unanswered()
+            added = self.conversation.messages[len(checkpoint) :]
+            if not any(m.role == "assistant" for m in added):
+                self.conversation.restore(checkpoint)
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
         )
@@ -204,64 +219,56 @@ class Agent:
             )
         state.round_limit += self.max_rounds  # for this turn only; the next starts afresh
 
-    async def _round(
-        self, plan: TurnPlan, current: Message | None, state: _TurnState
-    ) -> AsyncIterator[ev.Event]:
-        from agent_tui.agent.prompt import build_followup_prompt, build_prompt
-
+    async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
-        window = self.model.context_window or DEFAULT_CONTEXT_WINDOW
-        reply = self.model.max_tokens
-        if current is not None:
-            built = build_prompt(
-                plan.system_prompt,
-                list(self.conversation.messages),
-                current,
-                plan.references,
-                context_window=window,
-                reply_budget=reply,
-                tools_chars=tools_chars,
-            )
+        overflow: ContextOverflow | None = None  # the server's "too long", once retried
+        while True:
+            # Every request is built from the conversation as it is now: nothing else holds
+            # "what was said", so a request can neither miss nor repeat part of it.
+            try:
+                built = self.budget.build(
+                    self.model, plan.system_prompt, list(self.conversation.messages), tools_chars
+                )
+            except UsageError as exc:
+                if overflow is None:
+                    raise
+                raise ContextOverflow(
+                    f"{overflow}; {exc}",
+                    status=overflow.status or 400,
+                    limit=overflow.limit,
+                    prompt_tokens=overflow.prompt_tokens,
+                ) from None
+            if overflow is not None:
+                yield ev.Notice(self.budget.overflow_notice(self.model, overflow), "warning")
             if built.dropped or built.shrunk:
-                yield ev.ContextPruned(built.dropped, built.shrunk)
-            # Store the request as sent (references attached) so later rounds and turns see it.
-            self.conversation.append_user(built.messages[-1])
-        else:
-            built = build_followup_prompt(
-                plan.system_prompt,
-                list(self.conversation.messages),
-                context_window=window,
-                reply_budget=reply,
-                tools_chars=tools_chars,
-            )
-        messages = built.messages
-        request = ProviderRequest(
-            model=self.model.name,
-            system=built.system,
-            messages=messages,
-            tools=specs,
-            max_tokens=self.model.max_tokens,
-            temperature=self.model.temperature,
-            thinking_budget=self.model.thinking_budget,
-            reasoning_effort=self.model.reasoning_effort,
-        )
-        assembler = RoundAssembler()
-        progress = CallProgress()
-        try:
-            async for pev in self.deps.provider.stream(request):
-                assembler.feed(pev)
-                if isinstance(pev, pv.TextDelta):
-                    yield ev.TextDelta(pev.text)
-                elif isinstance(pev, pv.ThinkingDelta) and pev.text:
-                    yield ev.ThinkingDelta(pev.text)
-                elif (streaming := progress.feed(pev)) is not None:
-                    yield streaming
-        except BaseException:
-            # Keep what arrived (not the half-made tool calls) so the user can read and retry.
-            if assembler.text or assembler.thoughts:
-                self.conversation.append(assembler.message(None))
-            raise
+                yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
+            assembler = RoundAssembler()
+            progress = CallProgress()
+            try:
+                async for pev in self.deps.provider.stream(self._request(built, specs)):
+                    assembler.feed(pev)
+                    if isinstance(pev, pv.TextDelta):
+                        yield ev.TextDelta(pev.text)
+                    elif isinstance(pev, pv.ThinkingDelta) and pev.text:
+                        yield ev.ThinkingDelta(pev.text)
+                    elif (streaming := progress.feed(pev)) is not None:
+                        yield streaming
+            except ContextOverflow as exc:
+                # Refused before any output: learn the server's size, prune, try once more.
+                if overflow is not None:
+                    raise self._still_too_long(exc) from None
+                overflow = exc
+                self.budget.learn_overflow(self.model, built, exc)
+                continue
+            except BaseException:
+                # Keep what arrived (not the half-made tool calls) so the user can read and retry.
+                partial = assembler.message(None)
+                if not partial.is_empty_answer:
+                    self.conversation.append(partial)
+                raise
+            break
+        self.budget.observe(self.model, built, assembler.usage)
         state.usage = add_usage(state.usage, assembler.usage)
         self.total_usage = add_usage(self.total_usage, assembler.usage)
         yield ev.UsageUpdated(
@@ -270,14 +277,56 @@ class Agent:
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()
         state.called_tools = bool(calls)
-        self.conversation.append(assembler.message(calls))
+        message = assembler.message(calls)
+        if message.is_empty_answer:
+            # Neither API takes an empty assistant message back; the turn is undone if nothing
+            # else of it was answered (see run).
+            undone = state.rounds == 1  # nothing else of the turn was kept: run() undoes it
+            yield ev.Notice(
+                f"The model sent an empty answer (stop reason: {state.stop_reason})."
+                + (" Your message was left out of the conversation." if undone else ""),
+                "warning",
+            )
+        else:
+            self.conversation.append(message)
         if assembler.text:
             state.final_text = assembler.partial_text
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)
+        if state.stop_reason == "max_tokens":
+            yield ev.Notice(
+                f"The answer was cut at max_tokens ({self.model.max_tokens}); raise "
+                "model.max_tokens, or ask the model to continue.",
+                "warning",
+                action="continue",
+            )
         if not calls:
             return
         async for event in self._run_calls(plan, calls):
             yield event
+
+    def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
+        return ProviderRequest(
+            model=self.model.name,
+            system=built.system,
+            messages=built.messages,
+            tools=specs,
+            max_tokens=self.model.max_tokens,
+            temperature=self.model.temperature,
+            thinking_budget=self.model.thinking_budget,
+            reasoning_effort=self.model.reasoning_effort,
+        )
+
+    def _still_too_long(self, exc: ContextOverflow) -> ContextOverflow:
+        """The error after the one retry: what the server said and what to set."""
+        window = self.budget.window(self.model)
+        return ContextOverflow(
+            f"{exc}; pruned to {window:,} tokens and sent again, still too long: set "
+            f"model.context_window (now {self.model.context_window or 'not set'}) to the "
+            "server's context size, or lower model.max_tokens",
+            status=exc.status or 400,
+            limit=exc.limit,
+            prompt_tokens=exc.prompt_tokens,
+        )
 
     async def _run_calls(self, plan: TurnPlan, calls: list[RawCall]) -> AsyncIterator[ev.Event]:
         queue: asyncio.Queue[ev.Event | None] = asyncio.Queue()
@@ -313,12 +362,13 @@ class Agent:
     def _record_edited_inputs(self, edited: dict[str, dict[str, Any]]) -> None:
         """Show the model the input that ran: the user's edit replaces the model's in history."""
         message = self.conversation.messages[-1]
-        message.content = [
+        blocks = [
             ToolUseBlock(b.id, b.name, edited[b.id])
             if isinstance(b, ToolUseBlock) and b.id in edited
             else b
             for b in message.content
         ]
+        self.conversation.replace_last(Message(message.role, blocks))
 
     def _answer_unanswered(self) -> None:
         """Give every tool call without a result a 'cancelled' result (keeps the API happy)."""

@@ -15,7 +15,9 @@ If the system prompt and the current request alone do not fit, ``UsageError`` sa
 Token estimate: ``ceil(chars / 4)`` plus a few tokens per message and block. English text and code
 run at 3.5-4.5 characters per token on current tokenizers; a tokenizer would cost an import and a
 model-specific vocabulary for a figure we only need to be roughly right, so the reply budget is the
-safety margin.
+safety margin. Numbers, JSON and non-English text run denser (1.9 characters per token was seen on
+llama.cpp), so ``token_scale`` (real tokens per estimated token, learnt from the server's reported
+usage by ``agent/budget.py``) corrects the estimate for each model.
 """
 
 from __future__ import annotations
@@ -184,6 +186,11 @@ def _common_cap(sizes: list[int], available: int) -> int:
     return ordered[-1] if ordered else 0
 
 
+def request_message(text: str, references: Sequence[Reference]) -> Message:
+    """A user request as the conversation stores it: its attachments, then its text."""
+    return _current_message(Message("user", [TextBlock(text)]), references)
+
+
 def _current_message(current: Message, references: Sequence[Reference]) -> Message:
     # Tool results must lead a user message (the Anthropic API rejects them after text).
     results = [b for b in current.content if isinstance(b, ToolResultBlock)]
@@ -234,6 +241,7 @@ def build_prompt(
     reply_budget: int,
     tools_chars: int = 0,
     rounds: Sequence[Message] = (),
+    token_scale: float = 1.0,
 ) -> BuiltPrompt:
     """Assemble system + history + current request (+ references) within the window.
 
@@ -247,6 +255,7 @@ def build_prompt(
         tools_chars: the length of the tool schemas sent with the request (JSON characters).
         rounds: this turn's messages after the request (assistant tool calls and their results);
             kept, but their tool outputs are elided as a last resort.
+        token_scale: real tokens per estimated token for this model (1.0: trust chars / 4).
 
     Returns:
         The prompt, with what was dropped or shrunk.
@@ -262,6 +271,7 @@ def build_prompt(
             context_window=context_window,
             reply_budget=reply_budget,
             tools_chars=tools_chars,
+            token_scale=token_scale,
         )
     return _build(
         system,
@@ -272,6 +282,7 @@ def build_prompt(
         reply_budget=reply_budget,
         tools_chars=tools_chars,
         rounds=rounds,
+        token_scale=token_scale,
     )
 
 
@@ -285,8 +296,10 @@ def _build(
     reply_budget: int,
     tools_chars: int,
     rounds: Sequence[Message],
+    token_scale: float = 1.0,
 ) -> BuiltPrompt:
-    limit = context_window - reply_budget
+    # Estimates stay in chars/4 units; the limit is converted into them.
+    limit = int((context_window - reply_budget) / max(token_scale, 0.1))
     fixed = estimate_tokens(system) + -(-tools_chars // CHARS_PER_TOKEN)
     fixed += message_tokens(current)
     round_list = list(rounds)
@@ -364,8 +377,10 @@ def _build(
             dropped.append(f"{elided} tool output{'s' * (elided != 1)} of this turn")
 
     if total() > limit:
+        needed = int(total() * token_scale)
         raise UsageError(
-            f"the request needs about {total():,} tokens but the model's window leaves {limit:,} "
+            f"the request needs about {needed:,} tokens but the model's window leaves "
+            f"{context_window - reply_budget:,} "
             f"({context_window:,} minus {reply_budget:,} for the reply) even with the history and "
             "attachments removed; shorten the request or the instructions files, or set "
             "model.context_window"
@@ -382,8 +397,9 @@ def build_followup_prompt(
     context_window: int,
     reply_budget: int,
     tools_chars: int = 0,
+    token_scale: float = 1.0,
 ) -> BuiltPrompt:
-    """Budget a later round of a turn: ``messages`` is the whole conversation so far.
+    """Budget a request from the whole conversation so far (``messages``).
 
     The last user request is the current message (its stored attachments become references again,
     so they can still shrink), what follows it are this turn's rounds, and what precedes it is
@@ -402,4 +418,5 @@ def build_followup_prompt(
         reply_budget=reply_budget,
         tools_chars=tools_chars,
         rounds=messages[start + 1 :],
+        token_scale=token_scale,
     )

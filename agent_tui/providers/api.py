@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui import __version__
 from agent_tui.errors import (
+    ContextOverflow,
     ProviderAuthError,
     ProviderError,
     ProviderNotFoundError,
@@ -26,6 +27,7 @@ from agent_tui.errors import (
     StreamInterrupted,
 )
 from agent_tui.providers.base import ProviderEvent, ProviderRequest, TextDelta
+from agent_tui.providers.overflow import parse_overflow
 from agent_tui.providers.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from agent_tui.providers.sse import aiter_sse
 
@@ -58,11 +60,14 @@ def import_httpx() -> ModuleType:
 class HttpFailure(Exception):
     """The server answered with an error status (the transports raise it; stream() maps it)."""
 
-    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, retry_after: float | None = None, body: Any = None
+    ) -> None:
         super().__init__(f"HTTP {status}: {message}")
         self.status = status
         self.message = message
         self.retry_after = retry_after
+        self.body = body  # the parsed JSON error body, when it was JSON (codes, n_ctx ...)
 
 
 class Disconnected(Exception):
@@ -95,6 +100,16 @@ def error_message(body: Any) -> str:
             if isinstance(body.get(key), str):
                 return str(body[key])
     return json.dumps(body)[:300]
+
+
+def error_json(body: Any) -> Any:
+    """The error body parsed as JSON, or None."""
+    if isinstance(body, bytes | str):
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+    return body
 
 
 def describe(exc: BaseException) -> str:
@@ -231,7 +246,12 @@ class ApiProvider:
                 if resp.status_code >= 400:
                     await resp.aread()
                     retry_after = parse_retry_after(resp.headers)
-                    raise HttpFailure(resp.status_code, error_message(resp.content), retry_after)
+                    raise HttpFailure(
+                        resp.status_code,
+                        error_message(resp.content),
+                        retry_after,
+                        error_json(resp.content),
+                    )
                 async for sse in aiter_sse(resp):
                     if sse.data.strip() == "[DONE]":
                         return
@@ -264,6 +284,14 @@ class ApiProvider:
             extra = f": {detail}" if status == 403 else ""
             message = f"{what} was refused by {base} (HTTP {status}{extra})"
             return ProviderAuthError(message, status=status)
+        overflow = parse_overflow(status, failure.body, failure.message)
+        if overflow is not None:
+            return ContextOverflow(
+                f"the request is longer than the model's context window (HTTP {status}: {detail})",
+                status=status,
+                limit=overflow.limit,
+                prompt_tokens=overflow.prompt_tokens,
+            )
         model_missing = status == 400 and "model" in detail.lower() and "not" in detail.lower()
         if status == 404 or model_missing:
             message = (
@@ -343,7 +371,9 @@ async def translate_sdk_errors(
                 in_stream_error = exc.body
             else:
                 retry_after = parse_retry_after(exc.response.headers)
-                failure = HttpFailure(exc.status_code, error_message(exc.body), retry_after)
+                failure = HttpFailure(
+                    exc.status_code, error_message(exc.body), retry_after, error_json(exc.body)
+                )
         except (sdk.APIConnectionError, *transport_errors) as exc:
             failure = Disconnected(describe(exc))
         except sdk.APIError as exc:

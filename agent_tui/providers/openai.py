@@ -42,8 +42,11 @@ def wire_message(message: Message) -> list[dict[str, Any]]:
             # Chat Completions has no is_error flag: say it in the content.
             content = f"Error: {block.content}" if block.is_error else block.content
             wire.append({"role": "tool", "tool_call_id": block.tool_use_id, "content": content})
-    if text:
-        wire.append({"role": "user", "content": text})
+    # Attachments and requests are separate blocks: glued together, "</attachment>" or a first
+    # request would run into the next one's first word.
+    user_text = "\n\n".join(b.text for b in message.content if isinstance(b, TextBlock) and b.text)
+    if user_text.strip():
+        wire.append({"role": "user", "content": user_text})
     return wire
 
 

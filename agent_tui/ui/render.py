@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import progress_message
+from agent_tui.agent.loop import CONTINUE_PROMPT
 from agent_tui.ui.widgets.assistant import AssistantMessage
+from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.tool_card import CardState, ToolCard
@@ -25,6 +27,7 @@ class TurnView:
         self.streaming: dict[str, ToolCard] = {}  # pending cards of calls still streaming in
         self.answer: AssistantMessage | None = None
         self.finished: ev.TurnFinished | None = None
+        self.pruned = ""  # what the last pruning note said was left out
 
     async def _answer(self) -> AssistantMessage:
         if self.answer is None:
@@ -88,10 +91,18 @@ class TurnView:
             self.status.cost_usd = event.cost_usd
         elif isinstance(event, ev.Notice):
             await self.end_answer()
-            await self.transcript.add(Note(event.text, event.level))
+            if event.action == "continue":
+                await self.transcript.add(ContinueNote(event.text, CONTINUE_PROMPT))
+            else:
+                await self.transcript.add(Note(event.text, event.level))
         elif isinstance(event, ev.ContextPruned):
-            dropped = ", ".join(event.dropped) or "nothing"
-            await self.transcript.add(Note(f"Context trimmed to fit: dropped {dropped}", "warning"))
+            # One note per request that leaves something out, unless it repeats the last one.
+            left_out = ", ".join(event.dropped + event.shrunk)
+            if left_out != self.pruned:
+                self.pruned = left_out
+                await self.end_answer()
+                text = f"Context trimmed to fit (request {event.round}): left out {left_out}"
+                await self.transcript.add(Note(text, "warning"))
         elif isinstance(event, ev.ErrorEvent):
             await self.end_answer()
             self._drop_streaming()

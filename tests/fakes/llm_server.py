@@ -7,7 +7,9 @@ faults (status errors N times then success, a cut connection, malformed tool JSO
     python -m tests.fakes.llm_server --script FILE [--port 0] [--api-key KEY]
 
 prints its base URL (Anthropic style, without ``/v1``) as the first line of stdout and serves until
-killed. ``GET /_requests`` returns every JSON body received; ``POST /_script`` replaces the script.
+killed. ``context_limit`` makes it refuse requests longer than that many tokens (counted as the
+body's characters / ``chars_per_token``) with the error a real server sends: ``overflow_style``
+"openai", "anthropic", "llamacpp" or "vllm" (see ``overflow_error``). ``GET /_requests`` returns every JSON body received; ``POST /_script`` replaces the script.
 In tests use the ``fake_llm`` fixture (tests/conftest.py) instead.
 """
 
@@ -55,9 +57,19 @@ class FakeLLM:
     """
 
     def __init__(
-        self, turns: Turns | None = None, *, api_key: str | None = None, port: int = 0
+        self,
+        turns: Turns | None = None,
+        *,
+        api_key: str | None = None,
+        port: int = 0,
+        context_limit: int | None = None,
+        overflow_style: str = "openai",
+        chars_per_token: float = 4,
     ) -> None:
         self.api_key = api_key
+        self.context_limit = context_limit
+        self.overflow_style = overflow_style
+        self.chars_per_token = chars_per_token
         self.received: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._turns: list[ScriptTurn] = []
@@ -143,6 +155,59 @@ class FakeLLM:
         self.stop()
 
 
+def overflow_error(
+    style: str, limit: int | None, tokens: int, max_tokens: Any
+) -> dict[str, Any] | None:
+    """The body of a real server's "prompt too long" 400, or None when ``tokens`` fit.
+
+    Shapes as the servers send them: OpenAI (``code: context_length_exceeded``), Anthropic
+    (``prompt is too long: N tokens > M maximum``), llama.cpp (``exceed_context_size_error`` with
+    ``n_prompt_tokens`` and ``n_ctx``; the prompt alone must fit) and vLLM (a flat object; the
+    prompt plus ``max_tokens`` must fit).
+    """
+    completion = max_tokens if isinstance(max_tokens, int) else 0
+    needed = tokens + completion if style == "vllm" else tokens
+    if limit is None or needed <= limit:
+        return None
+    if style == "anthropic":
+        message = f"prompt is too long: {tokens} tokens > {limit} maximum"
+        error = {"type": "invalid_request_error", "message": message}
+        return {"type": "error", "error": error, "request_id": "req_fake"}
+    if style == "llamacpp":
+        return {
+            "error": {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": tokens,
+                "n_ctx": limit,
+            }
+        }
+    if style == "vllm":
+        return {
+            "object": "error",
+            "message": (
+                f"This model's maximum context length is {limit} tokens. However, you requested "
+                f"{needed} tokens ({tokens} in the messages, {completion} in the completion). "
+                "Please reduce the length of the messages or completion."
+            ),
+            "type": "BadRequestError",
+            "param": None,
+            "code": 400,
+        }
+    return {
+        "error": {
+            "message": (
+                f"This model's maximum context length is {limit} tokens. However, your messages "
+                f"resulted in {tokens} tokens. Please reduce the length of the messages."
+            ),
+            "type": "invalid_request_error",
+            "param": "messages",
+            "code": "context_length_exceeded",
+        }
+    }
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # chunked streaming and keep-alive, like the real APIs
     server_version = "fake-llm/1"
@@ -187,6 +252,13 @@ class _Handler(BaseHTTPRequestHandler):
         if not openai and not self.headers.get("anthropic-version"):
             self._send_json(400, wire.error_body(400, "anthropic-version: header is required"))
             return
+        tokens = int(len(raw) / self.fake.chars_per_token)
+        overflow = overflow_error(
+            self.fake.overflow_style, self.fake.context_limit, tokens, body.get("max_tokens")
+        )
+        if overflow is not None:
+            self._send_json(400, overflow)
+            return
         try:
             turn, number, fault = self.fake.next_turn()
         except _Exhausted as exc:
@@ -200,7 +272,7 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"injected fault {status} (request made with key {key})"
             self._send_json(status, wire.error_body(status, message), headers)
             return
-        self._answer(openai, turn, number, body, len(raw) // 4)
+        self._answer(openai, turn, number, body, tokens)
 
     def _key(self, openai: bool) -> str:
         # Anthropic takes x-api-key (our httpx transport) or a Bearer token (its SDK since 2.x).
