@@ -2,7 +2,9 @@
 
 Output formats: ``text`` streams the answer to stdout (tool activity goes to stderr); ``json``
 prints one result object at the end; ``stream-json`` prints every event as a JSON line, then the
-result. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
+result. Text from the model, tools and servers is written with its control characters made visible
+(``text_safety``), and JSON with DEL, C1 and format characters escaped, so neither can drive the
+terminal a script's output ends up on. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
 ``--on-approval fail``, 4 round limit, 130 interrupted.
 """
 
@@ -18,6 +20,7 @@ from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.errors import ApprovalRequired
+from agent_tui.text_safety import escape_json, one_line, visible
 
 
 @dataclass
@@ -64,48 +67,61 @@ class _Printer:
     def __init__(self, fmt: str, out: IO[str], err: IO[str]) -> None:
         self.fmt, self.out, self.err = fmt, out, err
         self._line_open = False
+        self._held_cr = ""  # a fragment's last CR, kept until we see whether an LF follows
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
+        self._release_cr()
         if self._line_open and self.fmt == "text":
             self.out.write("\n")
         self.out.flush()
 
+    def _release_cr(self) -> None:
+        if self._held_cr:
+            self.out.write(visible(self._held_cr))
+            self._held_cr = ""
+
     def event(self, event: ev.Event) -> None:
         if self.fmt == "stream-json":
-            self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+            self.out.write(json_line(event.to_json()))
             self.out.flush()
         elif self.fmt == "text":
             self._text(event)
 
     def _text(self, event: ev.Event) -> None:
         if isinstance(event, ev.TextDelta):
-            self.out.write(event.text)
+            # CRLF is a newline, a lone CR is shown (it would overwrite the line): a CR that ends
+            # a fragment waits for the next one to tell which.
+            text = self._held_cr + event.text
+            self._held_cr = "\r" if text.endswith("\r") else ""
+            self.out.write(visible(text[:-1] if self._held_cr else text))
             self.out.flush()
             self._line_open = not event.text.endswith("\n")
-        elif isinstance(event, ev.AssistantMessage) and self._line_open:
+        elif isinstance(event, ev.AssistantMessage) and (self._line_open or self._held_cr):
+            self._release_cr()
             self.out.write("\n")
             self._line_open = False
         elif isinstance(event, ev.ToolCallFinished):
             mark = "✗" if event.result.is_error else "●"
-            label = event.past_tense_message or event.name
+            # One line per call: a newline or CR in the label or output must not forge another.
+            label = one_line(event.past_tense_message or event.name)
             detail = (
-                f": {event.result.content.splitlines()[0][:200]}"
+                f": {one_line(event.result.content.splitlines()[0][:200])}"
                 if event.result.is_error and event.result.content
                 else ""
             )
             self.err.write(f"{mark} {label}{detail}\n")
         elif isinstance(event, ev.ErrorEvent):
-            self.err.write(f"error: {event.message}\n")
+            self.err.write(f"error: {visible(event.message)}\n")
         elif isinstance(event, ev.CommandHandled) and event.message:
-            self.out.write(event.message.rstrip("\n") + "\n")
+            self.out.write(visible(event.message.rstrip("\n")) + "\n")
         elif isinstance(event, ev.Notice | ev.ContextPruned):
             text = (
                 event.text
                 if isinstance(event, ev.Notice)
                 else "pruned: " + ", ".join(event.dropped + event.shrunk)
             )
-            self.err.write(f"note: {text}\n")
+            self.err.write(f"note: {visible(text)}\n")
 
 
 def _collect(summary: _Summary, event: ev.Event) -> None:
@@ -167,21 +183,26 @@ async def run_turn(
             "model": agent.model.name,
             "session_id": session_id,
         }
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.write(json_line(result))
     printer.close()
     return summary.exit_code
+
+
+def json_line(value: dict[str, Any]) -> str:
+    """One JSON object as a line, with nothing in it a terminal would act on."""
+    return escape_json(json.dumps(value, ensure_ascii=False)) + "\n"
 
 
 def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     agent.interactive = False
     for warning in agent.deps.approvals.warnings():  # --yolo, untrusted settings ignored
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {visible(warning)}\n")
 
     async def main() -> int:
         try:
             agent.start()
             for notice in await agent.wait_ready():  # the model must be offered MCP tools
-                sys.stderr.write(f"note: {notice}\n")
+                sys.stderr.write(f"note: {visible(notice)}\n")
             return await run_turn(agent, prompt, opts, sys.stdout, sys.stderr)
         finally:
             await agent.aclose()

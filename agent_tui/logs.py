@@ -11,8 +11,17 @@ import logging
 import logging.handlers
 
 from agent_tui.paths import state_dir
+from agent_tui.text_safety import visible
 
 LOG_NAME = "agent-tui.log"
+
+
+class VisibleFormatter(logging.Formatter):
+    """Log lines with control characters made visible: records quote servers, tools and models,
+    and ``tail -f`` on the log must not run their escape sequences (tracebacks keep their lines)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return visible(super().format(record))
 
 
 def setup_logging(level: int = logging.INFO) -> None:
@@ -26,7 +35,7 @@ def setup_logging(level: int = logging.INFO) -> None:
         folder / LOG_NAME, maxBytes=1 << 20, backupCount=3, encoding="utf-8"
     )
     handler._agent_tui = True  # type: ignore[attr-defined]  # marks ours for the check above
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(VisibleFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(level)
     root.propagate = False  # never to the last-resort stderr handler

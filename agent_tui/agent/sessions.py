@@ -11,6 +11,7 @@ from typing import Any
 
 from agent_tui.agent.conversation import Conversation
 from agent_tui.paths import state_dir
+from agent_tui.text_safety import escape_json
 
 
 def new_session_id() -> str:
@@ -34,7 +35,8 @@ def save_session(session_id: str, workspace: Path, model: str, conversation: Con
         "messages": conversation.to_json(),
     }
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+    # Escaped so that showing the file (cat, less -r) cannot run what a model wrote into it.
+    tmp.write_text(escape_json(json.dumps(body, ensure_ascii=False)), encoding="utf-8")
     os.replace(tmp, path)
     return path
 
