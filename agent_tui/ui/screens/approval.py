@@ -105,15 +105,15 @@ class ApprovalScreen(ModalScreen[Decision]):
             # Static, not Label: a long title wraps instead of being cut at the edge.
             yield Static(one_line(title), id="title", markup=False)
             with VerticalScroll(id="message"):
-                # What would run first (the command, the diff), then how its parts are covered,
-                # then why it asks (the reason quotes a sub-command, which may be long).
+                # What would run (the command, the diff), the parts of a command line under it,
+                # and last why it asks (the reason quotes a sub-command, which may be long).
                 blocks = block_widgets(confirmation_markdown(event))
-                yield from blocks[:1]
                 parts = parts_text(self.parts) if event.name == "run_in_terminal" else None
                 if parts is not None:
-                    yield Static(parts, id="parts")
+                    code = next((n for n, b in enumerate(blocks) if b.has_class("code")), 0)
+                    blocks.insert(code + 1, Static(parts, id="parts"))
+                yield from blocks
                 yield Static(visible(event.verdict.reason), id="why", markup=False)
-                yield from blocks[1:]
             with Vertical(id="keys"):
                 if event.suggested_pattern and event.name in PATTERN_TOOLS:
                     pattern = visible(event.suggested_pattern)
