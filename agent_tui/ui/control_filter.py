@@ -28,5 +28,5 @@ class ControlCharFilter(LineFilter):
             text, style, control = segment
             # Segments carrying Textual's own control codes (cursor moves) are not text.
             safe = text if control else drop_unsafe(text)
-            cleaned.append(segment if safe is text or safe == text else Segment(safe, style))
+            cleaned.append(segment if safe is text else Segment(safe, style))
         return cleaned

@@ -58,6 +58,8 @@ def split_blocks(message: str) -> list[Block]:
 
 
 def _until_closing(lines: Iterator[str], fence: str) -> Iterator[str]:
+    """A fenced block's lines up to its closing fence (the same character, at least as many, at
+    most 3 spaces in), which is consumed; a fence never closed runs to the end."""
     for line in lines:
         stripped = line.strip()
         if (
