@@ -2,10 +2,12 @@
 
 Output formats: ``text`` streams the answer to stdout (tool activity goes to stderr); ``json``
 prints one result object at the end; ``stream-json`` prints every event as a JSON line, then the
-result. Text from the model, tools and servers is written with its control characters made visible
-(``text_safety``), and JSON with DEL, C1 and format characters escaped, so neither can drive the
-terminal a script's output ends up on. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
+result. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
 ``--on-approval fail``, 4 round limit, 130 interrupted.
+
+Text from the model, tools and servers is written with its control characters made visible
+(``text_safety``), and JSON with DEL, C1 and format characters escaped, so neither can drive the
+terminal that a script's output ends up on.
 """
 
 from __future__ import annotations
