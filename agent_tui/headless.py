@@ -4,6 +4,10 @@ Output formats: ``text`` streams the answer to stdout (tool activity goes to std
 prints one result object at the end; ``stream-json`` prints every event as a JSON line, then the
 result. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
 ``--on-approval fail``, 4 round limit, 130 interrupted.
+
+Text from the model, tools and servers is written with its control characters made visible
+(``text_safety``), and JSON with DEL, C1 and format characters escaped, so neither can drive the
+terminal that a script's output ends up on.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.config import endpoint_notice
 from agent_tui.errors import ApprovalRequired
+from agent_tui.text_safety import escape_json, one_line, visible
 
 
 @dataclass
@@ -68,29 +73,41 @@ class _Printer:
     def __init__(self, fmt: str, out: IO[str], err: IO[str]) -> None:
         self.fmt, self.out, self.err = fmt, out, err
         self._line_open = False
+        self._held_cr = ""  # a fragment's last CR, kept until we see whether an LF follows
         self._announced: set[str] = set()  # streaming calls already given their start line
         # call id -> the verdict that named a protected path, shown on the call's activity line
         self._protected: dict[str, str] = {}
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
+        self._release_cr()
         if self._line_open and self.fmt == "text":
             self.out.write("\n")
         self.out.flush()
 
+    def _release_cr(self) -> None:
+        if self._held_cr:
+            self.out.write(visible(self._held_cr))
+            self._held_cr = ""
+
     def event(self, event: ev.Event) -> None:
         if self.fmt == "stream-json":
-            self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+            self.out.write(json_line(event.to_json()))
             self.out.flush()
         elif self.fmt == "text":
             self._text(event)
 
     def _text(self, event: ev.Event) -> None:
         if isinstance(event, ev.TextDelta):
-            self.out.write(event.text)
+            # CRLF is a newline, a lone CR is shown (it would overwrite the line): a CR that ends
+            # a fragment waits for the next one to tell which.
+            text = self._held_cr + event.text
+            self._held_cr = "\r" if text.endswith("\r") else ""
+            self.out.write(visible(text[:-1] if self._held_cr else text))
             self.out.flush()
             self._line_open = not event.text.endswith("\n")
-        elif isinstance(event, ev.AssistantMessage) and self._line_open:
+        elif isinstance(event, ev.AssistantMessage) and (self._line_open or self._held_cr):
+            self._release_cr()
             self.out.write("\n")
             self._line_open = False
         elif isinstance(event, ev.ToolCallStreaming):
@@ -108,9 +125,10 @@ class _Printer:
                 self._protected[event.call_id] = reason
         elif isinstance(event, ev.ToolCallFinished):
             mark = "✗" if event.result.is_error else "●"
-            label = event.past_tense_message or event.name
+            # One line per call: a newline or CR in the label or output must not forge another.
+            label = one_line(event.past_tense_message or event.name)
             detail = (
-                f": {event.result.content.splitlines()[0][:200]}"
+                f": {one_line(event.result.content.splitlines()[0][:200])}"
                 if event.result.is_error and event.result.content
                 else ""
             )
@@ -118,15 +136,15 @@ class _Printer:
             note = f" [{protected}]" if protected else ""
             self.err.write(f"{mark} {label}{detail}{note}\n")
         elif isinstance(event, ev.ErrorEvent):
-            self.err.write(f"error: {event.message}\n")
+            self.err.write(f"error: {visible(event.message)}\n")
         elif isinstance(event, ev.CommandHandled) and event.message:
-            self.out.write(event.message.rstrip("\n") + "\n")
+            self.out.write(visible(event.message.rstrip("\n")) + "\n")
         elif isinstance(event, ev.Notice):
-            self.err.write(f"note: {event.text}\n")
+            self.err.write(f"note: {visible(event.text)}\n")
         elif isinstance(event, ev.ContextPruned):
             # Every request that leaves something out says so, not only a turn's first.
             left_out = ", ".join(event.dropped + event.shrunk)
-            self.err.write(f"note: pruned (request {event.round}): {left_out}\n")
+            self.err.write(f"note: pruned (request {event.round}): {visible(left_out)}\n")
 
 
 def _pruned_kind(entry: str) -> str:
@@ -209,15 +227,20 @@ async def run_turn(
             "model": agent.model.name,
             "session_id": session_id,
         }
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.write(json_line(result))
     printer.close()
     return summary.exit_code
+
+
+def json_line(value: dict[str, Any]) -> str:
+    """One JSON object as a line, with nothing in it a terminal would act on."""
+    return escape_json(json.dumps(value, ensure_ascii=False)) + "\n"
 
 
 def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     agent.interactive = False
     for warning in agent.deps.approvals.warnings():  # --yolo, untrusted settings ignored
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {visible(warning)}\n")
     endpoint = endpoint_notice(agent.deps.config)  # requests leave for a non-default server
     if endpoint is not None:
         sys.stderr.write(f"note: {endpoint}\n")
@@ -227,7 +250,7 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
         try:
             agent.start()
             for notice in await agent.wait_ready():  # the model must be offered MCP tools
-                sys.stderr.write(f"note: {notice}\n")
+                sys.stderr.write(f"note: {visible(notice)}\n")
             return await run_turn(agent, prompt, opts, sys.stdout, sys.stderr)
         finally:
             await agent.aclose()

@@ -16,6 +16,7 @@ from agent_tui.approvals.keys import DENY_KEYS, decision_for_key, decision_keys,
 from agent_tui.approvals.types import Decision
 from agent_tui.errors import ApprovalRequired
 from agent_tui.events import ApprovalRequested
+from agent_tui.text_safety import one_line, visible
 
 POLICIES = ("ask", "deny", "fail")
 _EOF = "eof"  # Ctrl-D or a closed terminal at the question
@@ -99,9 +100,14 @@ def _question(event: ApprovalRequested) -> list[tuple[str, str]]:
     confirmation = event.prepared.confirmation
     title = confirmation.title if confirmation else f"Run {event.name}?"
     body = confirmation.message if confirmation else json.dumps(event.input, indent=2)
-    lines = [("bold", f"\n{title}\n"), ("", f"{body}\n"), ("italic", f"{event.verdict.reason}\n")]
+    # The model wrote the command, paths and diff: control characters shown, not obeyed.
+    lines = [
+        ("bold", f"\n{one_line(title)}\n"),
+        ("", f"{visible(body)}\n"),
+        ("italic", f"{visible(event.verdict.reason)}\n"),
+    ]
     if event.suggested_pattern:
-        covers = ", ".join(event.suggested_pattern.splitlines())
+        covers = one_line(", ".join(event.suggested_pattern.splitlines()))
         lines.append(("", f"s / w / a grant only: {covers}\n"))
     return lines
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from agent_tui.paths import state_dir
 from agent_tui.state_files import private_dir, private_fd
+from agent_tui.text_safety import visible
 
 LOG_NAME = "agent-tui.log"
 
@@ -26,6 +27,14 @@ class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
         return open(private_fd(Path(self.baseFilename), append=True), "a", encoding=self.encoding)
 
 
+class VisibleFormatter(logging.Formatter):
+    """Log lines with control characters made visible: records quote servers, tools and models,
+    and ``tail -f`` on the log must not run their escape sequences (tracebacks keep their lines)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return visible(super().format(record))
+
+
 def setup_logging(level: int = logging.INFO) -> None:
     """Send agent-tui's log records to a rotating file (1 MiB x 3); safe to call twice."""
     root = logging.getLogger("agent_tui")
@@ -36,7 +45,7 @@ def setup_logging(level: int = logging.INFO) -> None:
         folder / LOG_NAME, maxBytes=1 << 20, backupCount=3, encoding="utf-8"
     )
     handler._agent_tui = True  # type: ignore[attr-defined]  # marks ours for the check above
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(VisibleFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(level)
     root.propagate = False  # never to the last-resort stderr handler

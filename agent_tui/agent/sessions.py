@@ -11,6 +11,7 @@ from typing import Any
 from agent_tui.agent.conversation import Conversation
 from agent_tui.paths import state_dir
 from agent_tui.state_files import private_dir, write_private
+from agent_tui.text_safety import escape_json
 
 
 def new_session_id() -> str:
@@ -35,7 +36,9 @@ def save_session(session_id: str, workspace: Path, model: str, conversation: Con
         "saved_at": time.time(),
         "messages": conversation.to_json(),
     }
-    write_private(path, json.dumps(body, ensure_ascii=False))  # 0600: it holds the user's code
+    # 0600: it holds the user's code. Escaped so that showing the file (cat, less -r) cannot run
+    # what a model wrote into it.
+    write_private(path, escape_json(json.dumps(body, ensure_ascii=False)))
     return path
 
 

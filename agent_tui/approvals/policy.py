@@ -32,7 +32,7 @@ from agent_tui.approvals.rules import TerminalRule, UrlPattern, glob_matches
 from agent_tui.approvals.shell import ParsedCommand, parse_command
 from agent_tui.approvals.sources import SettingSources
 from agent_tui.approvals.suggest import exact_pattern, suggest_for
-from agent_tui.approvals.types import Decision, Scope, Verdict
+from agent_tui.approvals.types import CommandPart, Decision, Scope, Verdict
 from agent_tui.config import Config
 from agent_tui.errors import ConfigError
 from agent_tui.tools.base import Manifest, Prepared
@@ -181,6 +181,30 @@ class ApprovalEngine:
         items = call.items()
         uncovered = [i for i in items if not self._item_covered(call, i)] or list(items)
         return "\n".join(dict.fromkeys(exact_pattern(i) for i in uncovered)) or None
+
+    def command_parts(
+        self, manifest: Manifest, input: dict[str, Any], prepared: Prepared
+    ) -> list[CommandPart] | None:
+        """Each sub-command of a terminal call with the rule or grant that allows it, if any.
+
+        Returns:
+            None for other tools and for a line that cannot be parsed (the dialog then says so).
+        """
+        call = self._describe(manifest, input, prepared)
+        if call.command is None or call.parsed is None:
+            return None
+        grants = self.grants.for_tool(manifest.name)
+        parts = []
+        for sub in call.parsed.commands:
+            deny = next((r for r in self._terminal if not r.allow and r.matches(sub.text)), None)
+            parts.append(
+                CommandPart(
+                    sub.text,
+                    allowed_by=self._item_source(call, sub.text, grants) or "",
+                    asks_because=f"rule `{deny.pattern}` = false in {deny.where}" if deny else "",
+                )
+            )
+        return parts
 
     def record(self, manifest: Manifest, input: dict[str, Any], decision: Decision) -> None:
         """Remember an allow with a lasting scope (one grant per line of ``decision.pattern``).

@@ -58,3 +58,21 @@ class Decision:
         # Several patterns (one per sub-command) come one per line.
         what = " " + ", ".join(f"`{p}`" for p in self.pattern.splitlines()) if self.pattern else ""
         return f"allowed by {self.by}, {self.scope.value}{what}"
+
+
+@dataclass(frozen=True)
+class CommandPart:
+    """One sub-command of a terminal command line and whether the settings already allow it.
+
+    For the approval dialog, which lists every part of a compound line (``a && b | c``).
+
+    Args:
+        text: the sub-command as written.
+        allowed_by: what allows it ("rule `git status` in ~/.agentrc", "granted for this session
+            (`ls`)"), or "" when nothing does.
+        asks_because: a rule set to false that matches it (it always asks), or "".
+    """
+
+    text: str
+    allowed_by: str = ""
+    asks_because: str = ""

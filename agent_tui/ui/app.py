@@ -12,22 +12,26 @@ import asyncio
 import logging
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.widgets import Footer
 from textual.worker import Worker
 
 from agent_tui import events as ev
 from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
+from agent_tui.text_safety import one_line
 from agent_tui.ui import tool_prefs
 from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
+from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
@@ -72,6 +76,7 @@ class AgentApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = APP_TITLE
     COMMANDS = App.COMMANDS | {SlashCommandsProvider}  # Ctrl+P lists the slash commands too
+    _control_filter = ControlCharFilter()  # stateless: one for every app
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
         Binding("ctrl+t", "tools", "Tools"),
@@ -346,11 +351,15 @@ class AgentApp(App[int]):
         self.bell()
         self.title = f"{APP_TITLE} — approval needed"
         self._set_terminal_title(f"agent-tui: approve {event.name}?")
-        schema = None
+        schema, parts = None, None
         if event.name in self.agent.deps.tools:
-            schema = self.agent.deps.tools.manifest(event.name).input_schema
+            manifest = self.agent.deps.tools.manifest(event.name)
+            schema = manifest.input_schema
+            # Read-only: which parts of a compound command line a rule or grant already allows.
+            parts = self.agent.deps.approvals.command_parts(manifest, event.input, event.prepared)
         try:
-            decision: Decision = await self.push_screen_wait(ApprovalScreen(event, schema))
+            screen = ApprovalScreen(event, schema, parts)
+            decision: Decision = await self.push_screen_wait(screen)
         finally:
             self._set_terminal_title(APP_TITLE)
             self.title = APP_TITLE
@@ -360,7 +369,12 @@ class AgentApp(App[int]):
         # Textual has no public API for the terminal window title; OSC 2 through the driver.
         driver = getattr(self, "_driver", None)
         if driver is not None and not self.is_headless:
-            driver.write(f"\x1b]2;{title}\x07")
+            driver.write(f"\x1b]2;{one_line(title)}\x07")  # a BEL in it would end the OSC
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (NO_COLOR ...) and ours, which keeps control characters off the
+        terminal whatever a widget was given (see ``control_filter``)."""
+        return [*super().get_line_filters(), self._control_filter]
 
     @on(ErrorNote.RetryRequested)
     async def _retry(self, event: ErrorNote.RetryRequested) -> None:

@@ -60,9 +60,10 @@ def test_chat_with_tool_cards(snap_compare: Any, make_agent: MakeAgent) -> None:
 
 def test_approval_modal_with_diff(snap_compare: Any, make_agent: MakeAgent) -> None:
     """Approval modal. Reviewer should see: a yellow-bordered dialog titled "Write notes.txt?",
-    the policy's reason line, the diff rendered as a highlighted Markdown code block, and one
-    button per answer with its key (y once, s session, w workspace, a always, e edit, n deny);
-    the chat (with the waiting tool card) dimmed behind it.
+    the diff in a shaded block coloured as on the tool card (+++ bold, @@ cyan, + line green),
+    the policy's reason line under it, and one button per answer with its key (y once,
+    s session, w workspace, a always, e edit, n deny); the chat (with the waiting tool card)
+    dimmed behind it.
     """
     app = _app(make_agent, [{"text": "Writing.", "tool_calls": [NOTE_CALL], "usage": USAGE}])
 

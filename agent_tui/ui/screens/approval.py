@@ -1,6 +1,11 @@
 """The approval question (DESIGN §5): one key per answer, a reason after a deny, JSON edit.
 
 Dismisses with a ``Decision``; the app sets it on ``ApprovalRequested.decision``.
+
+The dialog never cuts what is approved: the call (command, diff, arguments) is shown whole and
+wrapped in a body that scrolls (↑/↓, PgUp/PgDn), while the title and the key row are pinned to the
+dialog's top and bottom, so the answer keys stay on screen at any size down to 80×24. A compound
+command line lists each of its parts with the rule or grant that allows it (``approval_body``).
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, Static, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
 
 from agent_tui.approvals.keys import input_problem
-from agent_tui.approvals.types import Decision, Scope
+from agent_tui.approvals.types import CommandPart, Decision, Scope
 from agent_tui.events import ApprovalRequested
+from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.screens.approval_body import block_widgets, parts_text
 
 PATTERN_TOOLS = {"run_in_terminal", "fetch_webpage"}
 ButtonVariant = Literal["default", "primary", "success", "warning", "error"]
@@ -65,12 +72,29 @@ class ApprovalScreen(ModalScreen[Decision]):
         Binding("n", "deny", "Deny"),
         Binding("escape", "escape", "Deny / back"),
         Binding("ctrl+s", "save_edit", "Allow edited input", show=False),
+        Binding("up", "scroll_body(-1)", "Scroll up", show=False),
+        Binding("down", "scroll_body(1)", "Scroll down", show=False),
+        Binding("pageup", "scroll_body(-10)", "Page up", show=False),
+        Binding("pagedown", "scroll_body(10)", "Page down", show=False),
     ]
 
-    def __init__(self, event: ApprovalRequested, schema: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        event: ApprovalRequested,
+        schema: dict[str, Any] | None = None,
+        parts: list[CommandPart] | None = None,
+    ) -> None:
+        """
+        Args:
+            event: the question.
+            schema: the tool's input schema, to check an edited input.
+            parts: for a terminal call, its sub-commands and what allows each
+                (``ApprovalEngine.command_parts``); None otherwise.
+        """
         super().__init__()
         self.event = event
         self.schema = schema
+        self.parts = parts
         self.mode = "choose"  # choose | reason | edit
 
     def compose(self) -> ComposeResult:
@@ -78,27 +102,38 @@ class ApprovalScreen(ModalScreen[Decision]):
         confirmation = event.prepared.confirmation
         title = confirmation.title if confirmation else f"Allow {event.name}?"
         with Vertical(id="dialog"):
-            yield Label(title, id="title", markup=False)
-            yield Static(event.verdict.reason, id="why", markup=False)
+            # Static, not Label: a long title wraps instead of being cut at the edge.
+            yield Static(one_line(title), id="title", markup=False)
             with VerticalScroll(id="message"):
-                yield Markdown(confirmation_markdown(event))
-            if event.suggested_pattern and event.name in PATTERN_TOOLS:
-                yield Static(
-                    f"s / w / a grant only: {event.suggested_pattern}", id="pattern", markup=False
-                )
-            with Horizontal(id="buttons"):
-                for button_id, key, label, variant in BUTTONS:
-                    yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
-            with Vertical(id="reason-box"):
-                yield Label("Why? (optional, sent to the model) — Enter to deny, Esc to skip")
-                yield Input(placeholder="reason", id="reason")
-            with Vertical(id="edit-box"):
-                yield Label("Edit the input (JSON) — Ctrl+S to allow, Esc to go back")
-                yield TextArea(json.dumps(event.input, indent=2), id="editor", soft_wrap=True)
-                yield Static("", id="edit-error", markup=False)
+                # What would run (the command, the diff), the parts of a command line under it,
+                # and last why it asks (the reason quotes a sub-command, which may be long).
+                blocks = block_widgets(confirmation_markdown(event))
+                parts = parts_text(self.parts) if event.name == "run_in_terminal" else None
+                if parts is not None:
+                    code = next((n for n, b in enumerate(blocks) if b.has_class("code")), 0)
+                    blocks.insert(code + 1, Static(parts, id="parts"))
+                yield from blocks
+                yield Static(visible(event.verdict.reason), id="why", markup=False)
+            with Vertical(id="keys"):
+                if event.suggested_pattern and event.name in PATTERN_TOOLS:
+                    pattern = visible(event.suggested_pattern)
+                    yield Static(f"s / w / a grant only: {pattern}", id="pattern", markup=False)
+                with Horizontal(id="buttons"):
+                    for button_id, key, label, variant in BUTTONS:
+                        yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
+                with Vertical(id="reason-box"):
+                    yield Label("Why? (optional, sent to the model) — Enter to deny, Esc to skip")
+                    yield Input(placeholder="reason", id="reason")
+                with Vertical(id="edit-box"):
+                    yield Label("Edit the input (JSON) — Ctrl+S to allow, Esc to go back")
+                    yield TextArea(json.dumps(event.input, indent=2), id="editor", soft_wrap=True)
+                    yield Static("", id="edit-error", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#once", Button).focus()
+
+    def action_scroll_body(self, lines: int) -> None:
+        self.query_one("#message", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def _set_mode(self, mode: str) -> None:
         self.mode = mode

@@ -16,13 +16,15 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from agent_tui.approvals.grants import ApprovalGrant
+from agent_tui.text_safety import one_line
 
 COLUMNS = ("scope", "tool", "pattern", "granted (UTC)")
 
 
 def grant_row(grant: ApprovalGrant) -> tuple[str, str, str, str]:
-    pattern = (grant.pattern or "(any call)").replace("\n", " ")
-    return grant.scope.value, grant.tool, pattern, grant.granted_at[:19].replace("T", " ")
+    # A pattern holds a command the model wrote: control characters shown.
+    pattern = one_line((grant.pattern or "(any call)").replace("\n", " "))
+    return grant.scope.value, one_line(grant.tool), pattern, grant.granted_at[:19].replace("T", " ")
 
 
 class ApprovalsScreen(ModalScreen[None]):

@@ -19,6 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
 from agent_tui.mcp.types import ElicitAnswer
+from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.widgets.elicit_fields import FieldSpec, check_choices, coerce_text
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
@@ -39,17 +40,18 @@ def _placeholder(spec: FieldSpec) -> str:
 def _field_widget(spec: FieldSpec, widget_id: str, suggester: Suggester | None = None) -> Widget:
     default = spec.default
     if spec.kind == "boolean":
-        return Checkbox(spec.title, bool(default), id=widget_id, compact=True)
+        return Checkbox(one_line(spec.title), bool(default), id=widget_id, compact=True)
     if spec.kind == "enum":
         values = [value for _, value in spec.options]
         start = str(default) if default is not None and str(default) in values else Select.NULL
         # A required enum with no default starts blank, so the user must pick one.
         blank = not spec.required or start is Select.NULL
-        return Select(spec.options, value=start, allow_blank=blank, id=widget_id, compact=True)
+        labelled = [(one_line(label), value) for label, value in spec.options]
+        return Select(labelled, value=start, allow_blank=blank, id=widget_id, compact=True)
     if spec.kind == "multi":
         chosen = {str(v) for v in default} if isinstance(default, list) else set()
         return SelectionList[str](
-            *((label, value, value in chosen) for label, value in spec.options),
+            *((one_line(label), value, value in chosen) for label, value in spec.options),
             id=widget_id,
             compact=True,
         )
@@ -93,21 +95,24 @@ class ElicitScreen(ModalScreen[ElicitAnswer]):
         self.server = server
         self.message = message
         self.fields = fields
-        self.heading = title or f"MCP server {server} asks:"
+        # Everything here comes from the MCP server: control characters shown (text_safety).
+        self.heading = one_line(title or f"MCP server {server} asks:")
         self.suggesters = suggesters or {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(self.heading, id="title", markup=False)
-            yield Static(self.message, id="message", markup=False)
+            yield Static(visible(self.message), id="message", markup=False)
             with VerticalScroll(id="fields"):
                 for index, spec in enumerate(self.fields):
                     with Vertical(classes="field"):
                         if spec.kind != "boolean":
                             star = " *" if spec.required else ""
-                            yield Label(f"{spec.title}{star}", classes="field-title", markup=False)
+                            title = one_line(spec.title)
+                            yield Label(f"{title}{star}", classes="field-title", markup=False)
                         if spec.description:
-                            yield Static(spec.description, classes="field-help", markup=False)
+                            help_text = visible(spec.description)
+                            yield Static(help_text, classes="field-help", markup=False)
                         suggester = self.suggesters.get(spec.name)
                         yield _field_widget(spec, f"field-{index}", suggester)
                         yield Label("", id=f"error-{index}", classes="field-error")

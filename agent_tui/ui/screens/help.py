@@ -10,6 +10,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Markdown
 
+from agent_tui.text_safety import visible_markdown
+
 KEYS = (
     ("Enter", "send the prompt"),
     ("Shift+Enter / Ctrl+J", "new line"),
@@ -51,4 +53,5 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Label("Help — Esc to close", id="title")
             with VerticalScroll():
-                yield Markdown(help_markdown(self.commands))
+                # Prompt files and MCP servers describe their commands: control characters shown.
+                yield Markdown(visible_markdown(help_markdown(self.commands)))

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 
 from agent_tui.mcp.types import InputSpec
+from agent_tui.text_safety import one_line, visible
 
 
 class McpInputScreen(ModalScreen[str]):
@@ -30,11 +31,16 @@ class McpInputScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(
-                f"MCP server {self.server} needs a value to start:", id="title", markup=False
+                f"MCP server {one_line(self.server)} needs a value to start:",
+                id="title",
+                markup=False,
             )
-            yield Static(self.spec.description or self.spec.id, id="description", markup=False)
+            # The description and options come from a config file: control characters shown.
+            description = visible(self.spec.description or self.spec.id)
+            yield Static(description, id="description", markup=False)
             if self.spec.options:
-                options = OptionList(*self.spec.options, id="value", compact=True)
+                shown = [one_line(option) for option in self.spec.options]
+                options = OptionList(*shown, id="value", compact=True)
                 if self.spec.default in self.spec.options:
                     options.highlighted = self.spec.options.index(self.spec.default)
                 yield options

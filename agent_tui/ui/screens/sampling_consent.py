@@ -13,6 +13,7 @@ from textual.widgets import Button, Label, Static
 from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.types import SamplingRequest
 from agent_tui.plural import plural
+from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.screens.approval import BUTTONS
 
 PREVIEW_LINES = 6
@@ -28,7 +29,7 @@ def request_preview(request: SamplingRequest, max_lines: int = PREVIEW_LINES) ->
     if len(lines) > max_lines:
         lines = [*lines[:max_lines], f"… ({plural(len(lines) - max_lines, 'more line')})"]
     lines.append(f"(up to {plural(request.max_tokens, 'token')})")
-    return "\n".join(lines)
+    return visible("\n".join(lines))  # the server's text: control characters shown
 
 
 class SamplingConsentScreen(ModalScreen[Decision]):
@@ -51,7 +52,8 @@ class SamplingConsentScreen(ModalScreen[Decision]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"Server {self.server} wants to use the model:", id="title", markup=False)
+            title = f"Server {one_line(self.server)} wants to use the model:"
+            yield Label(title, id="title", markup=False)
             yield Static(request_preview(self.request), id="request", markup=False)
             yield Static(
                 "y allows this request; s, w and a remember it like a tool grant (/approvals). "

@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from agent_tui.plural import plural
+from agent_tui.text_safety import visible
 from agent_tui.tools.base import Manifest
 from agent_tui.tools.registry import MAX_TOOLS
 
@@ -126,7 +127,9 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
         manifest = self.by_name.get(event.selection.value)
         if manifest is not None:
             text = manifest.user_description or manifest.model_description.split("\n")[0]
-            self.query_one("#description", Static).update(f"{manifest.display_name}: {text}")
+            # An MCP server writes these: control characters shown.
+            shown = visible(f"{manifest.display_name}: {text}")
+            self.query_one("#description", Static).update(shown)
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()

@@ -19,6 +19,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from agent_tui.text_safety import one_line, visible
+
 MAX_LINES = 14
 
 
@@ -74,10 +76,12 @@ class TrustScreen(ModalScreen[bool | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"Trust the folder {self.workspace}?", id="title", markup=False)
+            title = f"Trust the folder {one_line(self.workspace)}?"
+            yield Label(title, id="title", markup=False)
             yield Label("Its own configuration would set:")
             with VerticalScroll(id="settings"):
-                yield Static("\n".join(self.settings), markup=False)
+                # The repository wrote these settings: control characters shown.
+                yield Static(visible("\n".join(self.settings)), markup=False)
             yield Static(
                 "Trust only folders whose files you know: a repository's settings can approve "
                 "tool calls, start programs and send your requests and API key to another "

@@ -23,6 +23,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
 
+from agent_tui.text_safety import visible, visible_markdown
 from agent_tui.ui.markdown_tables import WrappingMarkdown
 
 if TYPE_CHECKING:
@@ -60,7 +61,9 @@ class FrozenMarkdown(Static):
     """Finished Markdown as one widget (code blocks highlighted by Rich); ``source`` is its text."""
 
     def __init__(self, source: str, classes: str = "answer") -> None:
-        super().__init__(WrappingMarkdown(source, code_theme="monokai"), classes=classes)
+        # The model's text: control characters shown, not sent to the terminal (text_safety).
+        shown = visible_markdown(source)
+        super().__init__(WrappingMarkdown(shown, code_theme="monokai"), classes=classes)
         self.source = source
 
 
@@ -106,13 +109,13 @@ class AssistantMessage(Vertical):
         if self.thinking:
             yield self._thinking_box()
         if self.streaming:
-            self._markdown = Markdown(self._live)
+            self._markdown = Markdown(visible_markdown(self._live))
             yield self._markdown
         elif self.text:
             yield frozen_markdown(self.text)
 
     def _thinking_box(self) -> Collapsible:
-        self._thinking_view = Static(self.thinking, markup=False, classes="thinking-text")
+        self._thinking_view = Static(visible(self.thinking), markup=False, classes="thinking-text")
         return Collapsible(self._thinking_view, title="Thinking", collapsed=True)
 
     async def append_text(self, fragment: str) -> None:
@@ -133,7 +136,7 @@ class AssistantMessage(Vertical):
         async with self._lock:
             if not self._pending or self._markdown is None:
                 return
-            text = "".join(self._pending)
+            text = visible_markdown("".join(self._pending))
             self._pending.clear()
             self._flushed_at = time.monotonic()
             self._live += text
@@ -162,7 +165,7 @@ class AssistantMessage(Vertical):
         if self._thinking_view is None:
             await self.mount(self._thinking_box(), before=0)
         else:
-            self._thinking_view.update(self.thinking)
+            self._thinking_view.update(visible(self.thinking))
 
     async def finish(self) -> None:
         """Flush the stream and freeze the rest of the answer (safe to call twice)."""
@@ -170,7 +173,7 @@ class AssistantMessage(Vertical):
             self._flush_timer.stop()
             self._flush_timer = None
         async with self._lock:
-            self._live += "".join(self._pending)
+            self._live += visible_markdown("".join(self._pending))
             self._pending.clear()
             if self._stream is not None:
                 stream, self._stream = self._stream, None

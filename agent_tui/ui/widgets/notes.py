@@ -10,6 +10,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from agent_tui.text_safety import visible, visible_markdown
+
 
 class UserMessage(Static):
     """What the user sent, shown as typed (no Markup parsing: `[x]` must stay `[x]`)."""
@@ -24,7 +26,7 @@ class UserMessage(Static):
     """
 
     def __init__(self, text: str) -> None:
-        super().__init__(text, markup=False)
+        super().__init__(visible(text), markup=False)  # a paste may carry control characters
         self.text = text
 
     def record(self) -> Callable[[], Widget]:
@@ -42,7 +44,8 @@ class Note(Static):
     """
 
     def __init__(self, text: str, level: str = "info") -> None:
-        super().__init__(text, markup=False, classes=f"-{level}")
+        # Notices quote servers, tools and files: control characters shown (text_safety).
+        super().__init__(visible(text), markup=False, classes=f"-{level}")
         self.text = text
         self.level = level
 
@@ -71,7 +74,7 @@ class ErrorNote(Horizontal):
         self.prompt = prompt
 
     def compose(self) -> ComposeResult:
-        yield Static(f"✗ {self.message_text}", markup=False)
+        yield Static(f"✗ {visible(self.message_text)}", markup=False)
         yield Button("Retry", variant="error", compact=True, id="retry")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -98,7 +101,7 @@ class MarkdownNote(Vertical):
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown
 
-        yield Markdown(self.text)
+        yield Markdown(visible_markdown(self.text))
 
     def record(self) -> Callable[[], Widget]:
         text = self.text

@@ -14,6 +14,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from agent_tui.text_safety import visible
+
 KIND_ICONS = {"read": "◇", "edit": "✎", "execute": "$", "fetch": "↓"}
 STATUS_MARKS = {
     "running": "…",
@@ -167,12 +169,13 @@ class ToolCard(Vertical):
         took = f"  ({s.duration_s:.1f}s)" if s.duration_s >= 1 else ""
         mark = STATUS_MARKS[s.status]
         code = f" — {exit_text(s.exit_code)}" if s.exit_code else ""
-        self._header.update(f"{mark} {icon} {s.message or s.name}{code}{took}")
-        self._decided.update(s.decided)
+        # Every string shown here comes from the model or a tool: control characters made visible.
+        self._header.update(f"{mark} {icon} {visible(s.message or s.name)}{code}{took}")
+        self._decided.update(visible(s.decided))
         self._decided.display = bool(s.decided)
-        self._diff.update(coloured_diff(s.diff) if s.diff else "")
+        self._diff.update(coloured_diff(visible(s.diff)) if s.diff else "")
         self._diff.display = bool(s.diff)
-        self._tail.update(s.tail)
+        self._tail.update(visible(s.tail))
         self._tail.display = bool(s.tail) and s.status == "running"
         what = "input and output" if s.output else "input"
         self._toggle.update(f"{'▼' if self.details_open else '▶'} {what}")
@@ -180,7 +183,7 @@ class ToolCard(Vertical):
             if self._details is None:
                 self._details = Static(classes="details", markup=False)
                 self.mount(self._details)
-            self._details.update(self._details_text())
+            self._details.update(visible(self._details_text()))
             self._details.set_class(s.status == "error", "-error-output")
         if self._details is not None:
             self._details.display = self.details_open
@@ -214,7 +217,7 @@ class ToolCard(Vertical):
     def append_output(self, text: str) -> None:
         tail = (self.state.tail + text).splitlines()[-TAIL_LINES:]
         self.state.tail = "\n".join(tail)
-        self._tail.update(self.state.tail)
+        self._tail.update(visible(self.state.tail))
         self._tail.display = True
 
     def set_finished(
