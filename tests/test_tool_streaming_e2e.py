@@ -58,7 +58,7 @@ def test_text_mode_announces_a_streaming_call_once(
     assert (ws / "gen" / "big.py").read_text() == CONTENT
     lines = stderr.splitlines()
     assert lines.count("… create_file") == 1
-    assert lines.index("… create_file") < lines.index("● Created gen/big.py (3000 lines)")
+    assert lines.index("… create_file") < lines.index("● Created gen/big.py (3,000 lines)")
     assert stdout.strip() == "Written."
 
 
