@@ -295,6 +295,7 @@ class AgentApp(App[int]):
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
+        said = len(self.agent.conversation.messages)
         turn_events = self.agent.run(text)
         try:
             async for event in turn_events:
@@ -321,8 +322,15 @@ class AgentApp(App[int]):
             # agent's cleanup (cancelling its tool calls) runs before the app goes.
             await turn_events.aclose()
             if not self.tearing_down:
+                if len(self.agent.conversation.messages) == said:  # the agent undid the turn
+                    self._mark_unanswered()
                 self._set_busy(False)
                 self.title = APP_TITLE
+
+    def _mark_unanswered(self) -> None:
+        shown = self.transcript.query(UserMessage)
+        if shown:
+            shown.last().mark_unanswered()
 
     @property
     def tearing_down(self) -> bool:

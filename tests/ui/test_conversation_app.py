@@ -11,7 +11,7 @@ import pytest
 from agent_tui.agent.loop import CONTINUE_PROMPT
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.continue_note import ContinueNote
-from agent_tui.ui.widgets.notes import ErrorNote, Note
+from agent_tui.ui.widgets.notes import ErrorNote, Note, UserMessage
 from tests.agent.conftest import FAKE_KEY_ENV, fake_agent
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
@@ -60,6 +60,26 @@ async def test_http_400_then_up_enter_sends_the_prompt_once(workspace: Path, api
     assert len(requests) == 2
     assert user_texts(requests[1]) == [PROMPT]
     assert all(problems(body, api) == [] for body in requests)
+
+
+async def test_an_unanswered_message_is_shown_as_not_in_the_conversation(workspace: Path) -> None:
+    """The agent undoes a turn the model never answered; the transcript must not show it as said,
+    while an answered message stays as it was."""
+    script = [{"text": "x", "fault": {"status": 400}}, {"text": "Hello."}]
+    with FakeLLM(script) as fake:
+        app = AgentApp(fake_agent(workspace, fake, "anthropic"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await send(pilot, "first")
+            await wait_idle(pilot)
+            await send(pilot, "second")
+            await wait_idle(pilot)
+            shown = list(app.query(UserMessage))
+            assert [m.text for m in shown] == ["first", "second"]
+            assert shown[0].has_class("-unanswered")
+            assert "not in the conversation" in str(shown[0].render())
+            assert not shown[1].has_class("-unanswered")
+            assert "not in the conversation" not in str(shown[1].render())
+        assert user_texts(fake.requests[-1]) == ["second"]
 
 
 async def test_a_cut_answer_offers_continue_which_asks_for_the_rest(workspace: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -23,15 +24,26 @@ class UserMessage(Static):
         border-left: thick $primary;
         background: $boost;
     }
+    UserMessage.-unanswered { border-left: thick $warning; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, unanswered: bool = False) -> None:
         super().__init__(visible(text), markup=False)  # a paste may carry control characters
         self.text = text
+        if unanswered:
+            self.mark_unanswered()
+
+    def mark_unanswered(self) -> None:
+        """The model never answered this message, so the agent left it out of the conversation:
+        the transcript must not show it as said (the next request will not carry it)."""
+        self.add_class("-unanswered")
+        hint = Text("not in the conversation: the model never answered it (↑ recalls it)")
+        hint.stylize("italic dim")
+        self.update(Text.assemble(visible(self.text), "\n", hint))
 
     def record(self) -> Callable[[], Widget]:
-        text = self.text
-        return lambda: UserMessage(text)
+        text, unanswered = self.text, self.has_class("-unanswered")
+        return lambda: UserMessage(text, unanswered)
 
 
 class Note(Static):
