@@ -1,0 +1,155 @@
+"""Files a command line names, checked against the workspace as ``read_file`` checks its path.
+
+``cat ../secret``, ``cat < ~/.ssh/id_rsa``, ``x=$(</etc/passwd)``, ``grep -r key /`` and a
+committed symlink ``evil -> ~/.ssh/id_rsa`` read outside the workspace under a rule for ``cat`` or
+``grep``; ``echo hi > /dev/tcp/HOST/PORT`` opens a connection. Every argument that looks like a path
+(it has a ``/``, starts with ``~``, is ``.``/``..``, or names something that exists, a symlink
+included), option values (``--file=F``, ``-I../x``, ``@F``, ``of=F``) and every ``<`` redirection
+target is resolved (symlinks followed) from every folder the line may be in; outside the workspace
+means ask. A word bash expands at run time (``$HOME/x``, ``$(…)``, ``{a,/etc/x}``) is a path only
+known when it runs, which also asks, except as an argument of commands that take no files
+(``echo``, ``printf`` ...).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+
+from agent_tui.approvals.shell import ParsedCommand, SubCommand
+
+# Special files a command may name without reading anything of the user's.
+_HARMLESS = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
+                       "/dev/zero", "/dev/random", "/dev/urandom", "/dev/fd/0", "/dev/fd/1",
+                       "/dev/fd/2"})  # fmt: skip
+_NETWORK = ("/dev/tcp/", "/dev/udp/")
+# Commands whose arguments are never files they open.
+_NO_FILES = frozenset({"echo", "printf", "true", "false", "test", "[", "expr", "seq", "sleep",
+                       "exit", "return", ":", "let", "shift", "export", "local", "declare",
+                       "typeset", "readonly", "unset", "set", "basename", "dirname", "date",
+                       "pwd", "wait", "kill", "type", "which", "command", "hash"})  # fmt: skip
+_DIR_CHANGERS = frozenset({"cd", "pushd", "popd"})
+
+
+def path_problem(parsed: ParsedCommand, workspace: Path, cwd: Path) -> str | None:
+    """Why the line's paths need the user's approval, or None when all stay in the workspace.
+
+    Args:
+        parsed: the parsed command line.
+        workspace: the workspace root (real path).
+        cwd: where the line starts (real path, inside the workspace).
+    """
+    check = _Checker(workspace, [cwd])
+    for sub in parsed.commands:
+        if sub.start < len(sub.words) and sub.words[sub.start] in _DIR_CHANGERS:
+            problem = check.directory_change(sub)
+            if problem:
+                return problem
+    for target in parsed.reads:
+        problem = check.path(target, f"`< {target}`", static=_static(target))
+        if problem:
+            return problem
+    for sub in parsed.commands:
+        problem = check.arguments(sub)
+        if problem:
+            return problem
+    return None
+
+
+class _Checker:
+    def __init__(self, workspace: Path, bases: list[Path]) -> None:
+        self.workspace = workspace
+        self.bases = bases
+
+    def directory_change(self, sub: SubCommand) -> str | None:
+        args = [w for w in sub.words[sub.start + 1 :] if not w.startswith("-")]
+        raws = sub.raw[sub.start + 1 :]
+        if sub.words[sub.start] == "popd" or not args or not all(_static(r) for r in raws):
+            return f"`{sub.text}` changes to a folder only known when it runs"
+        target = os.path.expanduser(args[0])
+        self.bases = self.bases + [Path(os.path.realpath(b / target)) for b in self.bases]
+        return None
+
+    def arguments(self, sub: SubCommand) -> str | None:
+        if sub.start >= len(sub.words) or sub.words[sub.start] in _NO_FILES:
+            return None
+        for raw, word in zip(sub.raw[sub.start + 1 :], sub.words[sub.start + 1 :], strict=True):
+            for candidate in _candidates(word):
+                problem = self.path(candidate, f"`{sub.text}`", static=_static(raw))
+                if problem:
+                    return problem
+        return None
+
+    def path(self, word: str, where: str, *, static: bool) -> str | None:
+        if not static:
+            return f"{where} names a path only known when it runs ({word})"
+        if word.startswith(_NETWORK):
+            return f"{where} opens a network connection ({word})"
+        if word in _HARMLESS or not word:
+            return None
+        expanded = os.path.expanduser(word)
+        for base in self.bases:
+            if not _looks_like_path(expanded, base):
+                continue
+            matches = glob.glob(expanded, root_dir=base) if glob.has_magic(expanded) else []
+            for name in [expanded, *matches]:
+                full = Path(os.path.realpath(base / name))
+                if str(full) in _HARMLESS:
+                    continue
+                if full.as_posix().startswith(_NETWORK):
+                    return f"{where} opens a network connection ({word})"
+                if full != self.workspace and self.workspace not in full.parents:
+                    return f"{where} names {word}, outside the workspace"
+        return None
+
+
+def _candidates(word: str) -> list[str]:
+    """The word and the paths inside it: option values, ``@file``, ``key=file``, file URLs."""
+    found = [word]
+    if word.startswith("-"):
+        name, eq, value = word.partition("=")
+        if eq:
+            found.append(value)
+        elif "/" in word:
+            body = word.lstrip("-")
+            cut = min((body.find(c) for c in "/~." if c in body), default=0)
+            found.append(body[cut:])
+    elif "=" in word:
+        found.append(word.partition("=")[2])
+    for item in list(found):
+        if item.startswith("@"):
+            found.append(item[1:])
+        if item.startswith("file://"):
+            found.append(item[len("file://") :] or "/")
+    return found
+
+
+def _looks_like_path(word: str, base: Path) -> bool:
+    if "/" in word or word.startswith("~") or word in (".", ".."):
+        return True
+    if glob.has_magic(word):
+        return True  # `*` may match a symlink that leads out
+    return os.path.lexists(base / word)
+
+
+def _static(raw: str) -> bool:
+    """Whether bash passes ``raw`` on as written (no ``$``, backtick or brace expansion)."""
+    quote = ""
+    index = 0
+    while index < len(raw):
+        ch = raw[index]
+        if quote == "'":
+            quote = "" if ch == "'" else quote
+        elif ch == "\\":
+            index += 1  # the next character is literal
+        elif ch in "$`":
+            return False
+        elif ch == '"':
+            quote = "" if quote == '"' else '"'
+        elif ch == "'" and not quote:
+            quote = "'"
+        elif ch == "{" and not quote and ("," in raw or ".." in raw):
+            return False
+        index += 1
+    return True
