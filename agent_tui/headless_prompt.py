@@ -12,7 +12,14 @@ import json
 import sys
 from typing import Any, TextIO
 
-from agent_tui.approvals.keys import DENY_KEYS, decision_for_key, decision_keys, input_problem
+from agent_tui.approvals.keys import (
+    DENY_KEYS,
+    NARROW_KEY,
+    decision_for_key,
+    decision_keys,
+    grant_choice,
+    input_problem,
+)
 from agent_tui.approvals.types import Decision
 from agent_tui.errors import ApprovalRequired
 from agent_tui.events import ApprovalRequested
@@ -78,8 +85,15 @@ async def ask_on_tty(
     from prompt_toolkit.formatted_text import FormattedText
 
     print_formatted_text(FormattedText(_question(event)))
+    narrow = False
     while True:
         key = await _read_key(_legend())
+        if key == NARROW_KEY:
+            if event.exact_pattern in (None, event.suggested_pattern):
+                continue  # nothing narrower to offer
+            narrow = not narrow
+            print_formatted_text(FormattedText([("", _grant_line(event, narrow) + "\n")]))
+            continue
         if key == _EOF:
             return decision_for_key("n")  # no reason either: nothing more will be typed
         if key in DENY_KEYS:
@@ -92,7 +106,10 @@ async def ask_on_tty(
             if edited is None:
                 continue  # edit abandoned: ask again
             return decision_for_key("e", edited_input=edited)
-        return decision_for_key(key, pattern=event.suggested_pattern)
+        pattern, _ = grant_choice(
+            event.suggested_pattern, event.exact_pattern, event.name, narrow=narrow
+        )
+        return decision_for_key(key, pattern=pattern)
 
 
 def _question(event: ApprovalRequested) -> list[tuple[str, str]]:
@@ -101,9 +118,12 @@ def _question(event: ApprovalRequested) -> list[tuple[str, str]]:
     body = confirmation.message if confirmation else json.dumps(event.input, indent=2)
     lines = [("bold", f"\n{title}\n"), ("", f"{body}\n"), ("italic", f"{event.verdict.reason}\n")]
     if event.suggested_pattern:
-        covers = ", ".join(event.suggested_pattern.splitlines())
-        lines.append(("", f"s / w / a grant only: {covers}\n"))
+        lines.append(("", _grant_line(event, narrow=False) + "\n"))
     return lines
+
+
+def _grant_line(event: ApprovalRequested, narrow: bool) -> str:
+    return grant_choice(event.suggested_pattern, event.exact_pattern, event.name, narrow=narrow)[1]
 
 
 def _legend() -> str:
@@ -119,7 +139,7 @@ async def _read_key(prompt: str) -> str:
     from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 
     bindings = KeyBindings()
-    for key in [*decision_keys(), "escape"]:
+    for key in [*decision_keys(), NARROW_KEY, "escape"]:
 
         @bindings.add(key, eager=True)
         def _answer(press: KeyPressEvent, key: str = key) -> None:
