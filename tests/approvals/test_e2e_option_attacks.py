@@ -82,11 +82,9 @@ Check = Callable[[Env], bool]
 ATTACKS: list[tuple[str, str, Check]] = [
     ("git-log-output-home", "git log --output=$HOME/.bashrc",
      lambda e: not (e.home / ".bashrc").exists()),
-    ("git-log-output-abbrev", "git log --outp=$HOME/.bashrc",
-     lambda e: not (e.home / ".bashrc").exists()),
     ("git-diff-output", "git diff --output=F", lambda e: not (e.ws / "F").exists()),
     ("git-diff-output-split", "git diff --output F", lambda e: not (e.ws / "F").exists()),
-    ("git-diff-output-abbrev", "git diff --out=F", lambda e: not (e.ws / "F").exists()),
+    ("git-log-patch-output", "git log -p --output=F", lambda e: not (e.ws / "F").exists()),
     ("find-delete", "find . -name victim -delete", lambda e: (e.ws / "victim").exists()),
     ("find-fprint", "find . -fprint F", lambda e: not (e.ws / "F").exists()),
     ("find-fprint0", "find . -fprint0 F", lambda e: not (e.ws / "F").exists()),
