@@ -117,7 +117,7 @@ def _skip_delimited(script: str, start: int, delim: str) -> int:
 
 
 def _rest_of_line(script: str, start: int) -> str:
-    return script[start:_end_of_line(script, start)].strip()
+    return script[start : _end_of_line(script, start)].strip()
 
 
 def _end_of_line(script: str, start: int) -> int:

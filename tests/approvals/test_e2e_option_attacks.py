@@ -95,7 +95,9 @@ ATTACKS: list[tuple[str, str, Check]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("command", "unharmed"), [a[1:] for a in ATTACKS], ids=[a[0] for a in ATTACKS])
+@pytest.mark.parametrize(
+    ("command", "unharmed"), [a[1:] for a in ATTACKS], ids=[a[0] for a in ATTACKS]
+)
 def test_option_or_subscript_attack_under_a_rule_does_not_run(
     env: Env, command: str, unharmed: Check
 ) -> None:

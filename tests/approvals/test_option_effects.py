@@ -172,8 +172,8 @@ def test_option_that_writes_or_runs_is_not_covered_by_the_rule(
         "declare -A 'a[$(rm v)]=1'",
         "x='b[$(rm v)]'; echo $((x))",
         "echo $(( a[$(rm v)] ))",
-        "echo \"${x@P}\"",
-        "read x < payload; printf -v \"a[$x]\" 1",
+        'echo "${x@P}"',
+        'read x < payload; printf -v "a[$x]" 1',
     ],
 )
 def test_expansions_we_cannot_see_through_ask(engine: ApprovalEngine, line: str) -> None:
@@ -199,7 +199,7 @@ def test_expansions_we_cannot_see_through_ask(engine: ApprovalEngine, line: str)
         ("echo $(<../secret)", "outside the workspace"),
         ("x=$(< ~/.aws/credentials)", "outside the workspace"),
         ("cat $HOME/.ssh/id_rsa", "only known when it runs"),
-        ("cat \"$HISTFILE\"", "only known when it runs"),
+        ('cat "$HISTFILE"', "only known when it runs"),
         ("cat {a,/etc/passwd}", "only known when it runs"),
         ("cat `echo /etc/passwd`", "only known when it runs"),
         ("cd && cat .bashrc", "changes to a folder only known when it runs"),
@@ -276,7 +276,9 @@ def table_option_lines(draw: st.DrawFn) -> str:
         word = f"{option} {value}"
     else:
         before = draw(st.sampled_from(["", "v", "s"]))
-        word = draw(st.sampled_from([f"-{before}{option[1]} {value}", f"-{before}{option[1]}{value}"]))
+        word = draw(
+            st.sampled_from([f"-{before}{option[1]} {value}", f"-{before}{option[1]}{value}"])
+        )
     args = draw(st.sampled_from([["src"], [], ["-v", "src"]]))
     # git's global options go before the subcommand, the others after it
     if option in table.before_verb:
@@ -284,13 +286,17 @@ def table_option_lines(draw: st.DrawFn) -> str:
     return " ".join([name, *(["log"] if name == "git" else []), *args[:1], word, *args[1:]])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(line=table_option_lines())
 def test_every_table_option_under_a_rule_for_its_command_asks(
     make_engine: EngineFactory, line: str
 ) -> None:
     name = line.split()[0]
-    rule = "git log" if " log" in line and name == "git" and "-" not in line.split()[1][:1] else name
+    rule = (
+        "git log" if " log" in line and name == "git" and "-" not in line.split()[1][:1] else name
+    )
     rules = "".join(f'"{r}" = true\n' for r in dict.fromkeys((rule, name)))
     engine = make_engine("[tools.terminal.auto_approve]\n" + rules)
     assert _decide(engine, line)[0] == "ask", line
