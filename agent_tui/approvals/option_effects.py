@@ -94,8 +94,9 @@ def _awk_effects(args: tuple[str, ...]) -> list[OptionEffect]:
     return []
 
 
+# fmt: off
 _NPM_VERBS = ("install", "i", "ci", "add", "exec", "x", "dlx", "update", "up", "upgrade",
-              "rebuild", "link", "publish", "uninstall", "remove", "rm", "install-test", "it")  # fmt: skip
+              "rebuild", "link", "publish", "uninstall", "remove", "rm", "install-test", "it")
 _PIP = OptionTable(verbs=("install", "download", "uninstall", "wheel"))
 
 # The commands people allow most, and what their options do. Keep entries sorted by command.
@@ -109,25 +110,12 @@ COMMANDS: dict[str, OptionTable] = {
     "bun": OptionTable(verbs=(*_NPM_VERBS, "run")),
     "cargo": OptionTable(verbs=("install", "uninstall"), runs=("--config",)),
     "curl": OptionTable(
-        writes_to=(
-            "-o",
-            "--output",
-            "-D",
-            "--dump-header",
-            "-c",
-            "--cookie-jar",
-            "--trace",
-            "--trace-ascii",
-            "--libcurl",
-            "--stderr",
-            "--output-dir",
-            "--etag-save",
-            "--hsts",
-            "--alt-svc",
-        ),
+        writes_to=("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace",
+                   "--trace-ascii", "--libcurl", "--stderr", "--output-dir", "--etag-save",
+                   "--hsts", "--alt-svc"),
         writes=("-O", "--remote-name", "--remote-name-all", "--create-dirs"),
         runs=("-K", "--config"),
-    ),  # fmt: skip
+    ),
     "env": OptionTable(runs=("-S", "--split-string")),
     "find": OptionTable(
         writes_to=("-fprint", "-fprint0", "-fprintf", "-fls"),
@@ -137,30 +125,14 @@ COMMANDS: dict[str, OptionTable] = {
     ),
     "gem": OptionTable(verbs=("install", "uninstall", "update")),
     "git": OptionTable(
-        before_verb=(
-            "-c",
-            "-C",
-            "--exec-path",
-            "--git-dir",
-            "--work-tree",
-            "--config-env",
-            "--namespace",
-            "--super-prefix",
-        ),
+        # -C and --git-dir pick another repository, whose config can name a pager or fsmonitor.
+        before_verb=("-c", "-C", "--exec-path", "--git-dir", "--work-tree", "--config-env",
+                     "--namespace", "--super-prefix"),
         writes_to=("--output", "-o", "--output-directory"),
-        runs=(
-            "--upload-pack",
-            "--receive-pack",
-            "--exec",
-            "-x",
-            "--extcmd",
-            "-O",
-            "--open-files-in-pager",
-            "--ext-diff",
-            "--tool",
-        ),
-        bundles=False,
-    ),  # fmt: skip
+        runs=("--upload-pack", "--receive-pack", "--exec", "-x", "--extcmd", "-O",
+              "--open-files-in-pager", "--ext-diff", "--tool"),
+        bundles=False,  # `git log -Sfoo` is one option, not -S -f -o -o
+    ),
     "go": OptionTable(verbs=("install", "get", "run", "generate")),
     "npm": OptionTable(verbs=_NPM_VERBS),
     "npx": OptionTable(always="runs"),
@@ -172,58 +144,25 @@ COMMANDS: dict[str, OptionTable] = {
         writes=("--remove-source-files",),
         runs=("-e", "--rsh", "--rsync-path"),
     ),
-    "sed": OptionTable(
-        writes=("-i", "--in-place"), runs=("-f", "--file"), script=sed_script_effects
-    ),
+    "sed": OptionTable(writes=("-i", "--in-place"), runs=("-f", "--file"), script=sed_script_effects),
     "sort": OptionTable(writes_to=("-o", "--output"), runs=("--compress-program",)),
     "source": OptionTable(always="runs"),
     "tar": OptionTable(
-        writes=(
-            "-x",
-            "--extract",
-            "--get",
-            "-c",
-            "--create",
-            "-r",
-            "--append",
-            "-u",
-            "--update",
-            "-A",
-            "--catenate",
-            "--concatenate",
-            "--delete",
-        ),
-        runs=(
-            "--to-command",
-            "--checkpoint-action",
-            "--use-compress-program",
-            "-I",
-            "--rsh-command",
-            "--rmt-command",
-            "--info-script",
-            "-F",
-            "--new-volume-script",
-        ),
+        writes=("-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update",
+                "-A", "--catenate", "--concatenate", "--delete"),
+        runs=("--to-command", "--checkpoint-action", "--use-compress-program", "-I",
+              "--rsh-command", "--rmt-command", "--info-script", "-F", "--new-volume-script"),
         old_style=True,
-    ),  # fmt: skip
+    ),
     "uv": OptionTable(verbs=("install", "add", "remove", "sync", "run", "tool")),
     "wget": OptionTable(
-        writes_to=(
-            "-O",
-            "--output-document",
-            "-o",
-            "--output-file",
-            "-a",
-            "--append-output",
-            "-P",
-            "--directory-prefix",
-            "--save-cookies",
-            "--warc-file",
-        ),
+        writes_to=("-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
+                   "-P", "--directory-prefix", "--save-cookies", "--warc-file"),
         runs=("-e", "--execute", "--config", "--use-askpass"),
-    ),  # fmt: skip
+    ),
     "yarn": OptionTable(verbs=(*_NPM_VERBS, "dlx")),
 }
+# fmt: on
 COMMANDS["gawk"] = COMMANDS["mawk"] = COMMANDS["nawk"] = COMMANDS["awk"]
 COMMANDS["gsed"] = COMMANDS["sed"]
 COMMANDS["gtar"] = COMMANDS["bsdtar"] = COMMANDS["tar"]
