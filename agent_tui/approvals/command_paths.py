@@ -30,6 +30,11 @@ _NO_FILES = frozenset({"echo", "printf", "true", "false", "test", "[", "expr", "
                        "typeset", "readonly", "unset", "set", "basename", "dirname", "date",
                        "pwd", "wait", "kill", "type", "which", "command", "hash"})  # fmt: skip
 _DIR_CHANGERS = frozenset({"cd", "pushd", "popd"})
+# Commands whose first operand, or each `-e` value, is a pattern or program, not a file
+# (`sed '/^#/d' f`, `grep /usr f`). Files they write or read in it are option_effects' business.
+_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "gsed", "awk",
+                            "gawk", "mawk", "nawk"})  # fmt: skip
+_PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression"})
 
 
 def path_problem(parsed: ParsedCommand, workspace: Path, cwd: Path) -> str | None:
@@ -74,7 +79,11 @@ class _Checker:
     def arguments(self, sub: SubCommand) -> str | None:
         if sub.start >= len(sub.words) or sub.words[sub.start] in _NO_FILES:
             return None
-        for raw, word in zip(sub.raw[sub.start + 1 :], sub.words[sub.start + 1 :], strict=True):
+        words = sub.words[sub.start + 1 :]
+        skip = _patterns(os.path.basename(sub.words[sub.start]), words)
+        for index, (raw, word) in enumerate(zip(sub.raw[sub.start + 1 :], words, strict=True)):
+            if index in skip:
+                continue
             for candidate in _candidates(word):
                 problem = self.path(candidate, f"`{sub.text}`", static=_static(raw))
                 if problem:
@@ -89,6 +98,9 @@ class _Checker:
         if word in _HARMLESS or not word:
             return None
         expanded = os.path.expanduser(word)
+        if expanded.startswith("~") or _dot_glob(expanded):
+            # `~+` is $PWD and `~-` $OLDPWD to bash; `.*` may match `..` (bash before 5.2).
+            return f"{where} names a path only known when it runs ({word})"
         for base in self.bases:
             if not _looks_like_path(expanded, base):
                 continue
@@ -102,6 +114,17 @@ class _Checker:
                 if full != self.workspace and self.workspace not in full.parents:
                     return f"{where} names {word}, outside the workspace"
         return None
+
+
+def _patterns(name: str, words: tuple[str, ...]) -> set[int]:
+    """Indexes of the words that are patterns or programs, not files (see ``_PATTERN_FIRST``)."""
+    if name not in _PATTERN_FIRST:
+        return set()
+    values = {i + 1 for i, w in enumerate(words) if w in _PATTERN_OPTIONS}
+    if values or any(w in ("-f", "--file") or w.startswith("--file=") for w in words):
+        return values
+    operands = [i for i, w in enumerate(words) if not w.startswith("-")]
+    return set(operands[:1])
 
 
 def _candidates(word: str) -> list[str]:
@@ -123,6 +146,10 @@ def _candidates(word: str) -> list[str]:
         if item.startswith("file://"):
             found.append(item[len("file://") :] or "/")
     return found
+
+
+def _dot_glob(word: str) -> bool:
+    return any(part.startswith(".") and glob.has_magic(part) for part in word.split("/"))
 
 
 def _looks_like_path(word: str, base: Path) -> bool:

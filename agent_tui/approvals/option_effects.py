@@ -94,6 +94,40 @@ def _awk_effects(args: tuple[str, ...]) -> list[OptionEffect]:
     return []
 
 
+# Builtins that set shell variables, and the options among theirs that take a value first.
+_SETTERS = {
+    "export": "",
+    "declare": "",
+    "typeset": "",
+    "local": "",
+    "readonly": "",
+    "read": "adinNptu",
+    "mapfile": "dnOstuC",
+    "readarray": "dnOstuC",
+    "printf": "",
+}
+
+
+def _variable_effects(name: str, args: tuple[str, ...]) -> list[OptionEffect]:
+    """Setting an environment-style variable (``PATH``, ``NODE_OPTIONS``, ``GIT_PAGER``, ``IFS``)
+    changes what later commands run: ``printf -v PATH bin; git log`` runs the repository's
+    ``bin/git``. Lower-case names (``read line``) are ordinary shell variables."""
+    names: list[str] = []
+    if name == "printf":
+        names = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-v"]
+    else:
+        takes_value = _SETTERS[name]
+        index = 0
+        while index < len(args):
+            word = args[index]
+            if word.startswith("-") and len(word) > 1:
+                index += 2 if word[-1] in takes_value else 1
+                continue
+            names.append(word.partition("=")[0])
+            index += 1
+    return [OptionEffect(n, "runs") for n in names if re.search(r"[A-Z]", n) or n == "_"]
+
+
 # fmt: off
 _NPM_VERBS = ("install", "i", "ci", "add", "exec", "x", "dlx", "update", "up", "upgrade",
               "rebuild", "link", "publish", "uninstall", "remove", "rm", "install-test", "it")
@@ -116,6 +150,7 @@ COMMANDS: dict[str, OptionTable] = {
         writes=("-O", "--remote-name", "--remote-name-all", "--create-dirs"),
         runs=("-K", "--config"),
     ),
+    "enable": OptionTable(always="runs"),  # `enable -f lib.so name` loads a builtin
     "env": OptionTable(runs=("-S", "--split-string")),
     "find": OptionTable(
         writes_to=("-fprint", "-fprint0", "-fprintf", "-fls"),
@@ -134,6 +169,7 @@ COMMANDS: dict[str, OptionTable] = {
         bundles=False,  # `git log -Sfoo` is one option, not -S -f -o -o
     ),
     "go": OptionTable(verbs=("install", "get", "run", "generate")),
+    "hash": OptionTable(runs=("-p",)),  # `hash -p ./evil git` makes `git` run ./evil
     "npm": OptionTable(verbs=_NPM_VERBS),
     "npx": OptionTable(always="runs"),
     "pip": _PIP,
@@ -147,6 +183,7 @@ COMMANDS: dict[str, OptionTable] = {
     "sed": OptionTable(writes=("-i", "--in-place"), runs=("-f", "--file"), script=sed_script_effects),
     "sort": OptionTable(writes_to=("-o", "--output"), runs=("--compress-program",)),
     "source": OptionTable(always="runs"),
+    "trap": OptionTable(always="runs"),  # its first argument is shell code run later
     "tar": OptionTable(
         writes=("-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update",
                 "-A", "--catenate", "--concatenate", "--delete"),
@@ -181,6 +218,8 @@ def option_effects(name: str, args: tuple[str, ...]) -> list[OptionEffect]:
         name: the command name (a path's basename is looked up).
         args: the words after it, quotes removed.
     """
+    if name in _SETTERS:
+        return _variable_effects(name, args)
     table = COMMANDS.get(os.path.basename(name))
     if table is None:
         return []

@@ -70,16 +70,14 @@ def _scan(script: str) -> Found:  # noqa: C901 - one scanner, one loop
             delim = script[i + 1]
             i = _skip_delimited(script, i + 2, delim)
             i = _skip_delimited(script, i, delim)
-            if ch == "s":
-                while i < n and script[i] not in ";\n}":
-                    if script[i] in "we":
-                        break
-                    i += 1
-                if i < n and script[i] == "w":
+            while ch == "s" and i < n and script[i] not in ";\n}":  # the flags: g, p, 2, e, w F
+                if script[i] == "e":
+                    found.append(("runs", None))
+                if script[i] == "w":
                     found.append(("writes", _rest_of_line(script, i + 1)))
                     i = _end_of_line(script, i)
-                elif i < n and script[i] == "e":
-                    found.append(("runs", None))
+                    break
+                i += 1
             continue
         if ch in "wW":
             found.append(("writes", _rest_of_line(script, i + 1)))

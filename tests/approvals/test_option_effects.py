@@ -23,7 +23,7 @@ from tests.approvals.conftest import EngineFactory, manifest
 TERMINAL = manifest("run_in_terminal")
 RULED = ["git log", "git diff", "git", "find", "sed", "sort", "tee", "curl", "wget", "tar", "npm",
          "pip", "awk", "printf", "test", "read", "declare", "let", "cat", "echo", "grep", "rsync",
-         "env", "source", ".", "ls", "[["]  # fmt: skip
+         "env", "source", ".", "ls", "[[", "export"]  # fmt: skip
 RULES = "[tools.terminal.auto_approve]\n" + "".join(f'"{r}" = true\n' for r in RULED)
 
 
@@ -68,6 +68,10 @@ REAL_ATTACKS = [
     "x='$(touch pwned)'; echo \"${x@P}\"",
     "echo 'touch pwned' > s.sh; source s.sh",
     "env -S 'touch pwned'",
+    "mkdir -p bin; printf '#!/bin/sh\\ntouch pwned\\n' > bin/git; chmod +x bin/git; "
+    'printf -v PATH %s "$PWD/bin:$PATH"; git log',
+    "trap 'touch pwned' EXIT",
+    "cat ~+/../ws/f > ~+/../ws/pwned",
 ]
 
 
@@ -110,6 +114,9 @@ def test_attack_form_really_writes_and_the_engine_asks(
         "ls -la src",
         "echo $(git log --oneline -1)",
         "tee out.txt < f",
+        "read -r line < f",
+        "printf -v out '%s' x",
+        "export -p",
     ],
 )
 def test_plain_forms_still_run_under_the_rules(engine: ApprovalEngine, line: str) -> None:
@@ -150,6 +157,12 @@ def test_plain_forms_still_run_under_the_rules(engine: ApprovalEngine, line: str
         ("sort --compress-program=sh f", "runs a program"),
         ("awk 'BEGIN{system(\"x\")}'", "runs a program"),
         ("awk -f prog.awk f", "runs a program through `-f`"),
+        ("printf -v PATH %s bin", "runs a program through `PATH`"),
+        ("read -r -p prompt NODE_OPTIONS < f", "through `NODE_OPTIONS`"),
+        ("declare -x GIT_PAGER=sh", "through `GIT_PAGER`"),
+        ("export IFS=/ A=1", "through `IFS`"),
+        ("trap 'rm x' EXIT", "runs a program"),
+        ("hash -p ./evil git", "runs a program through `-p`"),
     ],
 )
 def test_option_that_writes_or_runs_is_not_covered_by_the_rule(
@@ -205,6 +218,10 @@ def test_expansions_we_cannot_see_through_ask(engine: ApprovalEngine, line: str)
         ("cd && cat .bashrc", "changes to a folder only known when it runs"),
         ("cd - && cat x", "changes to a folder only known when it runs"),
         ("cd .. && cat x", "outside the workspace"),
+        ("cat ~+/../secret", "only known when it runs"),
+        ("cat ~-/secret", "only known when it runs"),
+        ("cat .*/secret", "only known when it runs"),
+        ("echo hi > ~+/../x", "only known when it runs"),
         ("echo hi > /dev/tcp/127.0.0.1/9", "outside the workspace"),
         ("cat < /dev/tcp/127.0.0.1/9", "opens a network connection"),
         ("cat /dev/udp/127.0.0.1/9", "opens a network connection"),
