@@ -22,7 +22,8 @@ here; measured with a prototype splitter sharing this module's unwrapping, issue
 lines of the bash-oracle strategy (tests/approvals/test_shell_oracle.py, seed 1234) neither missed a
 command bash ran, and on this package's split tests the prototype differed only where it parses
 more or lacked unwrapping code not yet ported. tree-sitter parses ``case``, ``select``, ``[[ … ]]``,
-arrays and ``$[…]``, where bashlex fails and we ask, and is faster (import 13 ms vs 77 ms, 0.06 ms vs 0.7 ms a line). But it does not
+arrays and ``$[…]``, where bashlex fails and we ask, and is faster (bench/bench_shell_parsers.py: import about 1/15 of bashlex's, a parse about
+1/30). But it does not
 look into a backtick substitution escaped inside another (which bash runs; it needs the same
 re-parse work-around as bashlex's ``$(…)``), it recovers from errors silently (every tree must be
 checked for ``has_error``), and neither grammar sees into a quoted array subscript, the attack of
