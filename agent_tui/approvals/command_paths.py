@@ -55,6 +55,9 @@ def path_problem(parsed: ParsedCommand, workspace: Path, cwd: Path) -> str | Non
         problem = check.path(target, f"`< {target}`", static=_static(target))
         if problem:
             return problem
+    for target in parsed.writes:  # the policy checked them; `~+/x` and `~-/x` only bash knows
+        if os.path.expanduser(target).startswith("~"):
+            return f"`> {target}` names a path only known when it runs"
     for sub in parsed.commands:
         problem = check.arguments(sub)
         if problem:

@@ -256,14 +256,11 @@ class ApprovalEngine:
         return path_problem(call.parsed, self.workspace, call.cwd)
 
     def _write_problem(self, target: str, changes_dir: bool, cwd: Path) -> str | None:
-        expanded = os.path.expanduser(target)
-        if (
-            any(ch in target for ch in "$`*?[")
-            or expanded.startswith("~")  # `~+`, `~-`: bash's $PWD and $OLDPWD
-            or (changes_dir and not target.startswith(("/", "~")))
+        if any(ch in target for ch in "$`*?[") or (
+            changes_dir and not target.startswith(("/", "~"))
         ):
             return "a path only known when it runs"
-        full = Path(os.path.realpath(cwd / expanded))
+        full = Path(os.path.realpath(cwd / os.path.expanduser(target)))
         if full != self.workspace and self.workspace not in full.parents:
             return "outside the workspace"
         glob = sensitive_match(full.relative_to(self.workspace).as_posix())
