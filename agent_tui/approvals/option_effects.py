@@ -94,6 +94,15 @@ def _awk_effects(args: tuple[str, ...]) -> list[OptionEffect]:
     return []
 
 
+def _remote_effects(args: tuple[str, ...]) -> list[OptionEffect]:
+    """``rsync``/``scp`` to or from ``host:path`` (or ``rsync://``) send files over the network."""
+    return [
+        OptionEffect(a, "runs")
+        for a in args
+        if not a.startswith("-") and (re.match(r"[^/]*:", a) or a.startswith("rsync://"))
+    ]
+
+
 # Builtins that set shell variables, and the options among theirs that take a value first.
 _SETTERS = {
     "export": "",
@@ -179,7 +188,9 @@ COMMANDS: dict[str, OptionTable] = {
         writes_to=("--log-file", "--write-batch", "--only-write-batch", "--backup-dir"),
         writes=("--remove-source-files",),
         runs=("-e", "--rsh", "--rsync-path"),
+        script=_remote_effects,
     ),
+    "scp": OptionTable(runs=("-S", "-o", "-F"), script=_remote_effects),
     "sed": OptionTable(writes=("-i", "--in-place"), runs=("-f", "--file"), script=sed_script_effects),
     "sort": OptionTable(writes_to=("-o", "--output"), runs=("--compress-program",)),
     "source": OptionTable(always="runs"),
@@ -207,7 +218,7 @@ COMMANDS["gtar"] = COMMANDS["bsdtar"] = COMMANDS["tar"]
 # Commands whose every non-option argument is a file they write (checked like ``> FILE``).
 WRITES_ARGUMENTS = frozenset(
     {"tee", "touch", "mkdir", "rm", "rmdir", "truncate", "shred", "cp", "mv", "ln", "install",
-     "unlink", "chmod", "chown", "chgrp"}
+     "unlink", "chmod", "chown", "chgrp", "rsync", "scp"}
 )  # fmt: skip
 
 
