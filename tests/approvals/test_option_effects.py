@@ -320,7 +320,9 @@ def test_every_table_option_under_a_rule_for_its_command_asks(
     )
     rules = "".join(f'"{r}" = true\n' for r in dict.fromkeys((rule, name)))
     engine = make_engine("[tools.terminal.auto_approve]\n" + rules)
-    assert _decide(engine, line)[0] == "ask", line
+    action, why = _decide(engine, line)
+    assert action == "ask", line
+    assert "through `" in why, (line, why)  # asked for the option, not for something else
 
 
 # --- scanners and texts ---------------------------------------------------------------------
