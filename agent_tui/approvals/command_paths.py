@@ -37,6 +37,15 @@ _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", 
 _PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression"})
 
 
+def unresolvable_write(parsed: ParsedCommand, cwd: Path) -> str | None:
+    """A redirection or option target the policy could not resolve without an error
+    (``> /proc/1/root/x`` without permission, a NUL byte), checked before it tries."""
+    for target in parsed.writes:
+        if static_target(target) and _resolve(cwd, os.path.expanduser(target)) is None:
+            return f"the command writes to {target}, which cannot be resolved"
+    return None
+
+
 def path_problem(parsed: ParsedCommand, workspace: Path, cwd: Path) -> str | None:
     """Why the line's paths need the user's approval, or None when all stay in the workspace.
 
@@ -76,7 +85,10 @@ class _Checker:
         if sub.words[sub.start] == "popd" or not args or not all(_static(r) for r in raws):
             return f"`{sub.text}` changes to a folder only known when it runs"
         target = os.path.expanduser(args[0])
-        self.bases = self.bases + [Path(os.path.realpath(b / target)) for b in self.bases]
+        resolved = [_resolve(b, target) for b in self.bases]
+        if any(r is None for r in resolved):
+            return f"`{sub.text}` changes to a folder that cannot be resolved"
+        self.bases = self.bases + [r for r in resolved if r is not None]
         return None
 
     def arguments(self, sub: SubCommand) -> str | None:
@@ -109,7 +121,9 @@ class _Checker:
                 continue
             matches = glob.glob(expanded, root_dir=base) if glob.has_magic(expanded) else []
             for name in [expanded, *matches]:
-                full = Path(os.path.realpath(base / name))
+                full = _resolve(base, name)
+                if full is None:
+                    return f"{where} names {word}, which cannot be resolved"
                 if str(full) in _HARMLESS:
                     continue
                 if full.as_posix().startswith(_NETWORK):
@@ -128,6 +142,20 @@ def _patterns(name: str, words: tuple[str, ...]) -> set[int]:
         return values
     operands = [i for i, w in enumerate(words) if not w.startswith("-")]
     return set(operands[:1])
+
+
+def _resolve(base: Path, name: str) -> Path | None:
+    """``base / name`` with links and ``..`` resolved; None when that fails (``/proc/1/root``
+    without permission, a NUL byte): the caller asks."""
+    try:
+        return Path(os.path.realpath(base / name))
+    except (OSError, ValueError):
+        return None
+
+
+def static_target(target: str) -> bool:
+    """A redirection target the policy resolves (no expansion, no glob)."""
+    return not any(ch in target for ch in "$`*?[")
 
 
 def _candidates(word: str) -> list[str]:
@@ -160,7 +188,10 @@ def _looks_like_path(word: str, base: Path) -> bool:
         return True
     if glob.has_magic(word):
         return True  # `*` may match a symlink that leads out
-    return os.path.lexists(base / word)
+    try:
+        return os.path.lexists(base / word)
+    except ValueError:  # a NUL byte
+        return True
 
 
 def _static(raw: str) -> bool:

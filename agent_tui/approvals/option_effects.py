@@ -103,6 +103,33 @@ def _remote_effects(args: tuple[str, ...]) -> list[OptionEffect]:
     ]
 
 
+def _env_effects(args: tuple[str, ...]) -> list[OptionEffect]:
+    """``env PATH=./bin git log`` runs the repository's ``bin/git`` under a rule for ``git log``."""
+    found = []
+    for word in args:
+        if "=" in word and not word.startswith("-"):
+            found.append(OptionEffect(word, "runs"))
+        elif not word.startswith("-"):
+            break  # the command env runs
+    return found
+
+
+def _in_place(*reading: str) -> ScriptScanner:
+    """Compressors and extractors write files next to their inputs unless told to only read."""
+
+    def effects(args: tuple[str, ...]) -> list[OptionEffect]:
+        if any(a in reading for a in args):
+            return []
+        return [OptionEffect(" ".join(args) or "(no arguments)", "writes")]
+
+    return effects
+
+
+def _pager_commands(args: tuple[str, ...]) -> list[OptionEffect]:
+    """``less +!cmd`` and ``more +cmd`` run commands given at start-up."""
+    return [OptionEffect(a, "runs") for a in args if a.startswith("+")]
+
+
 # Builtins that set shell variables, and the options among theirs that take a value first.
 _SETTERS = {
     "export": "",
@@ -160,7 +187,7 @@ COMMANDS: dict[str, OptionTable] = {
         runs=("-K", "--config"),
     ),
     "enable": OptionTable(always="runs"),  # `enable -f lib.so name` loads a builtin
-    "env": OptionTable(runs=("-S", "--split-string")),
+    "env": OptionTable(runs=("-S", "--split-string"), script=_env_effects),
     "find": OptionTable(
         writes_to=("-fprint", "-fprint0", "-fprintf", "-fls"),
         writes=("-delete",),
@@ -168,6 +195,8 @@ COMMANDS: dict[str, OptionTable] = {
         bundles=False,
     ),
     "gem": OptionTable(verbs=("install", "uninstall", "update")),
+    "gunzip": OptionTable(script=_in_place("-c", "--stdout", "-t", "--test", "-l", "--list")),
+    "gzip": OptionTable(script=_in_place("-c", "--stdout", "-t", "--test", "-l", "--list")),
     "git": OptionTable(
         # -C and --git-dir pick another repository, whose config can name a pager or fsmonitor.
         before_verb=("-c", "-C", "--exec-path", "--git-dir", "--work-tree", "--config-env",
@@ -178,12 +207,18 @@ COMMANDS: dict[str, OptionTable] = {
         bundles=False,  # `git log -Sfoo` is one option, not -S -f -o -o
     ),
     "go": OptionTable(verbs=("install", "get", "run", "generate")),
-    "hash": OptionTable(runs=("-p",)),  # `hash -p ./evil git` makes `git` run ./evil
+    "hash": OptionTable(runs=("-p",)),
+    "iconv": OptionTable(writes_to=("-o", "--output")),
+    "less": OptionTable(writes_to=("-o", "-O", "--log-file", "--LOG-FILE"), script=_pager_commands),
+    "man": OptionTable(runs=("-P", "--pager", "-H", "--html")),
+    "more": OptionTable(script=_pager_commands),  # `hash -p ./evil git` makes `git` run ./evil
     "npm": OptionTable(verbs=_NPM_VERBS),
     "npx": OptionTable(always="runs"),
     "pip": _PIP,
     "pip3": _PIP,
+    "patch": OptionTable(always="writes"),  # the files a patch names come on stdin, unseen
     "pnpm": OptionTable(verbs=(*_NPM_VERBS, "dlx")),
+    "rg": OptionTable(runs=("--pre",)),  # `rg --pre CMD` runs CMD on every file
     "rsync": OptionTable(
         writes_to=("--log-file", "--write-batch", "--only-write-batch", "--backup-dir"),
         writes=("--remove-source-files",),
@@ -192,6 +227,7 @@ COMMANDS: dict[str, OptionTable] = {
     ),
     "scp": OptionTable(runs=("-S", "-o", "-F"), script=_remote_effects),
     "sed": OptionTable(writes=("-i", "--in-place"), runs=("-f", "--file"), script=sed_script_effects),
+    "split": OptionTable(always="writes"),
     "sort": OptionTable(writes_to=("-o", "--output"), runs=("--compress-program",)),
     "source": OptionTable(always="runs"),
     "trap": OptionTable(always="runs"),  # its first argument is shell code run later
@@ -202,6 +238,7 @@ COMMANDS: dict[str, OptionTable] = {
               "--rsh-command", "--rmt-command", "--info-script", "-F", "--new-volume-script"),
         old_style=True,
     ),
+    "unzip": OptionTable(writes_to=("-d",), script=_in_place("-l", "-t", "-p", "-v", "-Z", "-z")),
     "uv": OptionTable(verbs=("install", "add", "remove", "sync", "run", "tool")),
     "wget": OptionTable(
         writes_to=("-O", "--output-document", "-o", "--output-file", "-a", "--append-output",
@@ -213,6 +250,8 @@ COMMANDS: dict[str, OptionTable] = {
 # fmt: on
 COMMANDS["gawk"] = COMMANDS["mawk"] = COMMANDS["nawk"] = COMMANDS["awk"]
 COMMANDS["gsed"] = COMMANDS["sed"]
+for _name in ("bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4"):
+    COMMANDS[_name] = COMMANDS["gzip"]
 COMMANDS["gtar"] = COMMANDS["bsdtar"] = COMMANDS["tar"]
 
 # Commands whose every non-option argument is a file they write (checked like ``> FILE``).
@@ -260,6 +299,8 @@ def written_arguments(name: str, args: tuple[str, ...]) -> list[str]:
     base = os.path.basename(name)
     if base == "dd":
         return [a[3:] for a in args if a.startswith("of=")]
+    if base in ("uniq", "xxd"):  # `uniq IN OUT`, `xxd IN OUT`: the second operand is written
+        return [a for a in args if not a.startswith("-")][1:2]
     if base not in WRITES_ARGUMENTS:
         return []
     return [a for a in args if not a.startswith("-") or a == "-"]

@@ -23,7 +23,8 @@ from tests.approvals.conftest import EngineFactory, manifest
 TERMINAL = manifest("run_in_terminal")
 RULED = ["git log", "git diff", "git", "find", "sed", "sort", "tee", "curl", "wget", "tar", "npm",
          "pip", "awk", "printf", "test", "read", "declare", "let", "cat", "echo", "grep", "rsync",
-         "env", "source", ".", "ls", "[[", "export"]  # fmt: skip
+         "env", "source", ".", "ls", "[[", "export", "rg", "less", "man",
+         "gunzip", "gzip", "unzip", "patch", "uniq", "xxd"]  # fmt: skip
 RULES = "[tools.terminal.auto_approve]\n" + "".join(f'"{r}" = true\n' for r in RULED)
 
 
@@ -115,6 +116,12 @@ def test_attack_form_really_writes_and_the_engine_asks(
         "echo $(git log --oneline -1)",
         "tee out.txt < f",
         "rsync -a src/ build/",
+        "gzip -c f",
+        "unzip -l a.zip",
+        "uniq -c f",
+        "less f",
+        "rg -n foo src",
+        "env | grep -c PATH",
         "read -r line < f",
         "printf -v out '%s' x",
         "export -p",
@@ -161,6 +168,14 @@ def test_plain_forms_still_run_under_the_rules(engine: ApprovalEngine, line: str
         ("sort --compress-program=sh f", "runs a program"),
         ("awk 'BEGIN{system(\"x\")}'", "runs a program"),
         ("awk -f prog.awk f", "runs a program through `-f`"),
+        ("env PATH=./bin git log", "runs a program through `PATH=./bin`"),
+        ("env GIT_EXTERNAL_DIFF=./x git diff", "through `GIT_EXTERNAL_DIFF=./x`"),
+        ("rg --pre ./evil foo", "runs a program through `--pre`"),
+        ("less '+!touch p' f", "runs a program through `+!touch p`"),
+        ("man -P 'sh -c x' ls", "runs a program through `-P`"),
+        ("gunzip .git/hooks/pre-commit.gz", "writes files"),
+        ("unzip a.zip", "writes files"),
+        ("patch -p1", "writes files"),
         ("printf -v PATH %s bin", "runs a program through `PATH`"),
         ("read -r -p prompt NODE_OPTIONS < f", "through `NODE_OPTIONS`"),
         ("declare -x GIT_PAGER=sh", "through `GIT_PAGER`"),
@@ -229,11 +244,17 @@ def test_expansions_we_cannot_see_through_ask(engine: ApprovalEngine, line: str)
         ("echo hi > /dev/tcp/127.0.0.1/9", "outside the workspace"),
         ("cat < /dev/tcp/127.0.0.1/9", "opens a network connection"),
         ("cat /dev/udp/127.0.0.1/9", "opens a network connection"),
+        # realpath raises PermissionError here unless the tests run with access to pid 1's root:
+        # either way a question, never a crash
+        ("cat /proc/1/root/etc/passwd", ""),
+        ("echo x > /proc/1/root/tmp/x", ""),
         ("exec 3<>/dev/tcp/127.0.0.1/9", ""),
         ("tee ../x < f", "writes to ../x, outside the workspace"),
         ("echo x | tee -a .git/config", "a protected path (`.git/**`)"),
         ("cp a.txt .git/hooks/pre-commit", "a protected path"),
         ("rm -f .env", "a protected path (`.env*`)"),
+        ("uniq a.txt .git/hooks/pre-commit", "a protected path"),
+        ("xxd -r a.hex ../x", "outside the workspace"),
         ("sed '$r /etc/passwd' f", "outside the workspace"),
     ],
 )
@@ -282,7 +303,8 @@ def test_exact_grant_covers_the_option_but_not_a_path_outside(make_engine: Engin
 @st.composite
 def table_option_lines(draw: st.DrawFn) -> str:
     """A command from the table with one of its writing/running options, spelled any accepted way."""
-    name = draw(st.sampled_from(sorted(n for n, t in COMMANDS.items() if not t.always)))
+    listed = [n for n, t in COMMANDS.items() if t.writes_to or t.writes or t.runs or t.verbs]
+    name = draw(st.sampled_from(sorted(n for n in listed if not COMMANDS[n].always)))
     table = COMMANDS[name]
     choices = [*table.writes_to, *table.writes, *table.runs, *table.before_verb]
     if not choices:
