@@ -41,3 +41,23 @@ async def test_x_grants_only_this_exact_command(make_agent: MakeAgent) -> None:
         await pilot.press("n")
         await pilot.press("escape")
         await wait_idle(pilot)
+
+
+async def test_the_grant_line_wraps_and_keeps_every_button_at_80x24(make_agent: MakeAgent) -> None:
+    call = _ls("c1", "git log --oneline -5 && ls -la src && find . -name '*.py'")
+    h = make_agent([{"tool_calls": [call]}, {"text": "ok"}], builtin=True)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "go")
+        await wait_screen(pilot, "ApprovalScreen")
+        line = app.screen.query_one("#pattern", Static)
+        text = str(line.content)
+        assert "`git log` or `ls` with any arguments" in text
+        assert "exactly `find . -name '*.py'`" in text  # find: a prefix grant would allow -delete
+        dialog = app.screen.query_one("#dialog").content_region
+        assert line.region.height > 1 and line.region.right <= dialog.right  # wrapped, not cut
+        for button in app.screen.query("#buttons > Button"):
+            assert button.region.width > 0 and dialog.y <= button.region.y < dialog.bottom
+        await pilot.press("n")
+        await pilot.press("escape")
+        await wait_idle(pilot)
