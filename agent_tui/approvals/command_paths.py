@@ -41,7 +41,7 @@ def unresolvable_write(parsed: ParsedCommand, cwd: Path) -> str | None:
     """A redirection or option target the policy could not resolve without an error
     (``> /proc/1/root/x`` without permission, a NUL byte), checked before it tries."""
     for target in parsed.writes:
-        if static_target(target) and _resolve(cwd, os.path.expanduser(target)) is None:
+        if _static_target(target) and _resolve(cwd, os.path.expanduser(target)) is None:
             return f"the command writes to {target}, which cannot be resolved"
     return None
 
@@ -153,7 +153,7 @@ def _resolve(base: Path, name: str) -> Path | None:
         return None
 
 
-def static_target(target: str) -> bool:
+def _static_target(target: str) -> bool:
     """A redirection target the policy resolves (no expansion, no glob)."""
     return not any(ch in target for ch in "$`*?[")
 
