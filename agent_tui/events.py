@@ -113,6 +113,8 @@ class ApprovalRequested(Event):
     # Offered narrowing of a grant: a command prefix, a URL origin, or None (whole tool).
     suggested_pattern: str | None = None
     decision: asyncio.Future[Decision] = field(default_factory=asyncio.Future, compare=False)
+    # The narrow choice: the exact command (``/^…$/``), when it differs from suggested_pattern.
+    exact_pattern: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,14 @@ import json
 import sys
 from typing import Any, TextIO
 
-from agent_tui.approvals.keys import DENY_KEYS, decision_for_key, decision_keys, input_problem
+from agent_tui.approvals.keys import (
+    DENY_KEYS,
+    NARROW_KEY,
+    decision_for_key,
+    decision_keys,
+    grant_choice,
+    input_problem,
+)
 from agent_tui.approvals.types import Decision
 from agent_tui.errors import ApprovalRequired
 from agent_tui.events import ApprovalRequested
@@ -79,8 +86,15 @@ async def ask_on_tty(
     from prompt_toolkit.formatted_text import FormattedText
 
     print_formatted_text(FormattedText(_question(event)))
+    narrow = False
     while True:
         key = await _read_key(_legend())
+        if key == NARROW_KEY:
+            if event.exact_pattern in (None, event.suggested_pattern):
+                continue  # nothing narrower to offer
+            narrow = not narrow
+            print_formatted_text(FormattedText([("", _grant_line(event, narrow) + "\n")]))
+            continue
         if key == _EOF:
             return decision_for_key("n")  # no reason either: nothing more will be typed
         if key in DENY_KEYS:
@@ -93,7 +107,10 @@ async def ask_on_tty(
             if edited is None:
                 continue  # edit abandoned: ask again
             return decision_for_key("e", edited_input=edited)
-        return decision_for_key(key, pattern=event.suggested_pattern)
+        pattern, _ = grant_choice(
+            event.suggested_pattern, event.exact_pattern, event.name, narrow=narrow
+        )
+        return decision_for_key(key, pattern=pattern)
 
 
 def _question(event: ApprovalRequested) -> list[tuple[str, str]]:
@@ -107,9 +124,14 @@ def _question(event: ApprovalRequested) -> list[tuple[str, str]]:
         ("italic", f"{visible(event.verdict.reason)}\n"),
     ]
     if event.suggested_pattern:
-        covers = one_line(", ".join(event.suggested_pattern.splitlines()))
-        lines.append(("", f"s / w / a grant only: {covers}\n"))
+        lines.append(("", _grant_line(event, narrow=False) + "\n"))
     return lines
+
+
+def _grant_line(event: ApprovalRequested, narrow: bool) -> str:
+    # The pattern quotes the model's command: control characters shown, not obeyed.
+    line = grant_choice(event.suggested_pattern, event.exact_pattern, event.name, narrow=narrow)[1]
+    return one_line(line)
 
 
 def _legend() -> str:
@@ -125,7 +147,7 @@ async def _read_key(prompt: str) -> str:
     from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 
     bindings = KeyBindings()
-    for key in [*decision_keys(), "escape"]:
+    for key in [*decision_keys(), NARROW_KEY, "escape"]:
 
         @bindings.add(key, eager=True)
         def _answer(press: KeyPressEvent, key: str = key) -> None:

@@ -170,6 +170,7 @@ class CallProcessor:
                 verdict,
                 approvals.suggest_pattern(manifest, value),
                 future,
+                exact_pattern=approvals.suggest_exact_pattern(manifest, value),
             )
         )
         decision = await future  # an AgentError here (e.g. ApprovalRequired) ends the turn

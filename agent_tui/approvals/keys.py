@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from agent_tui.approvals.suggest import describe_grant
 from agent_tui.approvals.types import Decision, Scope
 
 
@@ -38,6 +39,8 @@ _KEYS = (
 )
 # Esc is the modal's and the prompt's other way to say no.
 DENY_KEYS = ("n", "escape")
+# Switches what s / w / a grant between the suggested pattern and this exact command.
+NARROW_KEY = "x"
 
 
 def decision_keys() -> dict[str, DecisionKey]:
@@ -70,6 +73,30 @@ def decision_for_key(
         return Decision(allow=True, scope=Scope.ONCE, edited_input=edited_input)
     lasting = choice.scope is not Scope.ONCE
     return Decision(allow=True, scope=choice.scope, pattern=pattern if lasting else None)
+
+
+def grant_choice(
+    suggested: str | None, exact: str | None, tool: str, *, narrow: bool
+) -> tuple[str | None, str]:
+    """The pattern s / w / a will grant, and the line that says what it allows.
+
+    Args:
+        suggested: ``ApprovalRequested.suggested_pattern`` (a prefix, an origin, or None).
+        exact: ``ApprovalRequested.exact_pattern`` (this exact command), if any.
+        tool: the tool's name.
+        narrow: the user pressed ``NARROW_KEY``: grant ``exact`` instead.
+
+    Returns:
+        (pattern, text): the pattern for ``decision_for_key``, and e.g. "s / w / a allow `git log`
+        with any arguments, except options that write files or run programs, and paths outside
+        the workspace  (x: only this exact command)".
+    """
+    offer = exact is not None and exact != suggested
+    pattern = exact if narrow and offer else suggested
+    text = f"s / w / a allow {describe_grant(pattern, tool)}"
+    if offer:
+        text += f"  ({NARROW_KEY}: {'the wider grant' if narrow else 'only this exact command'})"
+    return pattern, text
 
 
 def input_problem(text: str, schema: dict[str, Any] | None) -> str | None:

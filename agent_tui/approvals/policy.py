@@ -5,12 +5,15 @@
 2. ``read_only``     a read-only tool on paths inside the workspace -> allow
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
 3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
-                     command line we cannot parse, a redirection writing outside the workspace -> ask
+                     command line we cannot parse, a redirection or an option writing outside the
+                     workspace, a path argument or ``<`` outside it, ``/dev/tcp`` -> ask
    ``flag``          ``--allow-tool NAME`` -> allow
 4. ``not_eligible``  ``tools.eligible_for_auto_approval.NAME = false`` -> ask
 5. ``grant``         a session, workspace or always grant covers the call -> allow
 6. ``setting``       ``tools.auto_approve``, terminal rules (on every sub-command), URL patterns,
-                     edit globs cover the call -> allow
+                     edit globs cover the call -> allow. A terminal rule or grant covers a
+                     sub-command that writes or runs through an option (``git log --output=F``,
+                     option_effects.py) only if it names that option (rules.names_word).
 7. ``default``       -> ask
 
 Flags: ``--yolo`` is "approve everything" (as VS Code's global auto-approve): it overrides deny rules
@@ -26,9 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_tui.approvals.command_paths import path_problem, unresolvable_write
 from agent_tui.approvals.grants import ApprovalGrant, GrantStore
+from agent_tui.approvals.option_effects import OptionEffect
 from agent_tui.approvals.protected import PROTECTED_NOTE, protected_glob, protected_reason
-from agent_tui.approvals.rules import TerminalRule, UrlPattern, glob_matches
+from agent_tui.approvals.rules import (
+    TerminalRule,
+    UrlPattern,
+    glob_matches,
+    names_word,
+)
 from agent_tui.approvals.shell import ParsedCommand, parse_command
 from agent_tui.approvals.sources import SettingSources
 from agent_tui.approvals.suggest import exact_pattern, suggest_for
@@ -64,6 +74,13 @@ class _Call:
         if self.manifest.kind == "edit":
             return self.relative
         return ()
+
+    def effects(self, item: str) -> tuple[OptionEffect, ...]:
+        """What the sub-command ``item`` writes or runs through its options (reads left out)."""
+        if self.parsed is None:
+            return ()
+        found = [e for c in self.parsed.commands if c.text == item for e in c.effects]
+        return tuple(e for e in found if e.action != "reads")
 
 
 @dataclass(frozen=True)
@@ -263,12 +280,15 @@ class ApprovalEngine:
             rule = next((r for r in self._terminal if not r.allow and r.matches(sub.text)), None)
             if rule:
                 return f"rule `{rule.pattern}` = false in {rule.where} matches `{sub.text}`"
+        unresolvable = unresolvable_write(call.parsed, call.cwd)
+        if unresolvable:
+            return unresolvable
         changes_dir = any(c.words and c.words[0] in ("cd", "pushd") for c in call.parsed.commands)
         for target in call.parsed.writes:
             problem = self._write_problem(target, changes_dir, call.cwd)
             if problem:
                 return f"the command writes to {target}, {problem}"
-        return None
+        return path_problem(call.parsed, self.workspace, call.cwd)
 
     def _write_problem(self, target: str, changes_dir: bool, cwd: Path) -> str | None:
         full = self._write_path(target, changes_dir, cwd)
@@ -326,12 +346,15 @@ class ApprovalEngine:
         return None
 
     def _item_source(self, call: _Call, item: str, grants: list[ApprovalGrant]) -> str | None:
+        effects = call.effects(item)
         for grant in grants:
             if grant.pattern is not None and self._grant_matcher(call, grant.pattern)(item):
-                return f"granted {_grant_scope(grant)} (`{grant.pattern}`)"
+                if all(names_word(grant.pattern, item, e.word) for e in effects):
+                    return f"granted {_grant_scope(grant)} (`{grant.pattern}`)"
         for rule in self._rules_for(call):
             if rule.allow and rule.matches(item):
-                return f"rule `{rule.pattern}` in {rule.where}"
+                if all(names_word(rule.pattern, item, e.word) for e in effects):
+                    return f"rule `{rule.pattern}` in {rule.where}"
         return None
 
     def _item_covered(self, call: _Call, item: str) -> bool:
@@ -341,6 +364,10 @@ class ApprovalEngine:
         grants = self.grants.for_tool(call.manifest.name)
         missing = [i for i in call.items() if self._item_source(call, i, grants) is None]
         if call.command is not None and missing:
+            effects = call.effects(missing[0])
+            if effects:
+                # A rule may match the command; it still does not cover what its options do.
+                return f"`{missing[0]}` {effects[0].describe()}, which no rule or grant names"
             return f"`{missing[0]}` matches no terminal rule or grant"
         if missing:
             return f"{missing[0]} matches no rule or grant"

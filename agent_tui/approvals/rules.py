@@ -69,6 +69,22 @@ class TerminalRule:
         return bool(prefix) and (text == prefix or text.startswith(prefix + " "))
 
 
+def names_word(pattern: str, item: str, word: str) -> bool:
+    """Whether a terminal rule or grant names ``word`` of sub-command ``item`` itself.
+
+    An option that writes or runs (option_effects.py) is covered only by a rule that names it:
+    ``"sed -i"`` names ``-i``; the exact-command grant (``/^sed\\ -i\\ …$/``) names every word of
+    its command; ``"git log"`` names no option, so it does not cover ``git log --output=F``.
+    """
+    text = " ".join(item.split())
+    if pattern.strip() == "/^" + re.escape(text) + "$/":
+        return True
+    source = pattern
+    if re.fullmatch(r"/(.+)/([i]?)", pattern, flags=re.DOTALL):
+        source = pattern.replace("\\", "")  # `/^sed \-i /` names `-i`
+    return re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", source) is not None
+
+
 def compile_terminal_regex(pattern: str, *, source: str = "") -> re.Pattern[str] | None:
     """The compiled regex of a ``/…/`` or ``/…/i`` rule, None for a plain prefix rule.
 

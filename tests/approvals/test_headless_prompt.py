@@ -164,3 +164,32 @@ def test_decision_keys_shared_by_modal_and_prompt() -> None:
     assert decision_for_key("e", edited_input={"a": 1}).edited_input == {"a": 1}
     with pytest.raises(KeyError):
         decision_for_key("q")
+
+
+def _ls_event() -> ApprovalRequested:
+    return ApprovalRequested(
+        call_id="call_1",
+        name="run_in_terminal",
+        input={"command": "ls -la"},
+        prepared=Prepared("Running ls -la", "Ran ls -la", Confirmation("Run command?", "`ls -la`")),
+        verdict=Verdict("ask", "default", "asked: `ls -la` matches no terminal rule or grant"),
+        suggested_pattern="ls",
+        decision=asyncio.get_running_loop().create_future(),
+        exact_pattern="/^ls\\ \\-la$/",
+    )
+
+
+@pytest.mark.parametrize(
+    ("keys", "pattern"),
+    [("s", "ls"), ("xs", "/^ls\\ \\-la$/"), ("xxa", "ls"), ("xw", "/^ls\\ \\-la$/")],
+)
+async def test_x_narrows_the_grant_to_this_exact_command(keys: str, pattern: str) -> None:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        pipe.send_text(keys)
+        decision = await ask_on_tty(_ls_event())
+    assert decision.allow and decision.pattern == pattern
+
+
+async def test_x_without_a_narrower_choice_changes_nothing() -> None:
+    decision = await _answer("xs")  # _event() offers no exact pattern
+    assert decision.pattern == "make"

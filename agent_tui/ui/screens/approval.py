@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from agent_tui.approvals.keys import input_problem
+from agent_tui.approvals.keys import NARROW_KEY, grant_choice, input_problem
 from agent_tui.approvals.types import CommandPart, Decision, Scope
 from agent_tui.events import ApprovalRequested
 from agent_tui.text_safety import one_line, visible
@@ -69,6 +69,7 @@ class ApprovalScreen(ModalScreen[Decision]):
         Binding("w", "allow('workspace')", "Allow for workspace"),
         Binding("a", "allow('always')", "Always allow"),
         Binding("e", "edit", "Edit input"),
+        Binding(NARROW_KEY, "narrow", "s/w/a: only this exact command", show=False),
         Binding("n", "deny", "Deny"),
         Binding("escape", "escape", "Deny / back"),
         Binding("ctrl+s", "save_edit", "Allow edited input", show=False),
@@ -96,6 +97,7 @@ class ApprovalScreen(ModalScreen[Decision]):
         self.schema = schema
         self.parts = parts
         self.mode = "choose"  # choose | reason | edit
+        self.narrow = False  # s / w / a grant the exact command instead of the suggestion
 
     def compose(self) -> ComposeResult:
         event = self.event
@@ -116,8 +118,7 @@ class ApprovalScreen(ModalScreen[Decision]):
                 yield Static(visible(event.verdict.reason), id="why", markup=False)
             with Vertical(id="keys"):
                 if event.suggested_pattern and event.name in PATTERN_TOOLS:
-                    pattern = visible(event.suggested_pattern)
-                    yield Static(f"s / w / a grant only: {pattern}", id="pattern", markup=False)
+                    yield Static(visible(self._grant()[1]), id="pattern", markup=False)
                 with Horizontal(id="buttons"):
                     for button_id, key, label, variant in BUTTONS:
                         yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
@@ -142,12 +143,24 @@ class ApprovalScreen(ModalScreen[Decision]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While typing a reason or JSON, letters are text, not answers.
-        if self.mode != "choose" and action in ("allow", "edit", "deny"):
+        if self.mode != "choose" and action in ("allow", "edit", "deny", "narrow"):
             return False
         return True
 
+    def _grant(self) -> tuple[str | None, str]:
+        event = self.event
+        return grant_choice(
+            event.suggested_pattern, event.exact_pattern, event.name, narrow=self.narrow
+        )
+
+    def action_narrow(self) -> None:
+        if not self.query("#pattern"):
+            return  # no pattern line: the grant covers the whole tool, nothing to narrow
+        self.narrow = not self.narrow
+        self.query_one("#pattern", Static).update(visible(self._grant()[1]))
+
     def action_allow(self, scope: str) -> None:
-        pattern = self.event.suggested_pattern if scope != "once" else None
+        pattern = self._grant()[0] if scope != "once" else None
         self.dismiss(Decision(allow=True, scope=Scope(scope), pattern=pattern))
 
     def action_deny(self) -> None:
