@@ -306,7 +306,10 @@ class ApprovalEngine:
             changes_dir and not target.startswith(("/", "~"))
         ):
             return None
-        return real_path(cwd, target)
+        try:
+            return real_path(cwd, target)
+        except (RuntimeError, OSError):  # `~+` (no such user), /proc/1/root: known when it runs
+            return None
 
     def _protected(self, call: _Call) -> str | None:
         """Why the call writes a protected path (DESIGN §5), or None: an edit's paths, a terminal
