@@ -63,7 +63,7 @@ stamp=".venv/.installed-${extra:-app}"
 want="$(cat pyproject.toml "$lock" scripts/setup.sh | sha256sum | cut -c1-16)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   step "installing $(grep -c '^[A-Za-z0-9]' "$lock") packages into .venv"
-  [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -q --disable-pip-version-check uv
+  [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -qq --disable-pip-version-check uv
   # Compiled now, once: where PYTHONDONTWRITEBYTECODE=1 is set (containers, CI) nothing is ever
   # cached, and every start would compile each imported module again.
   .venv/bin/uv pip install -q --compile-bytecode --python .venv/bin/python -r "$lock"
