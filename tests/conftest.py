@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import XDG_DIRS, is_personal
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test sees the person's agent-tui settings, keys, base URLs, HOME or XDG dirs.
+
+    In-process code reads ``os.environ`` (config layers, state dir, ~/.agentrc); with, say,
+    ``AGENT_TUI_PROVIDER=openai`` exported, tests would talk to another provider. HOME, the XDG
+    dirs and the state dir point into a fresh temp dir (the user config, ``~/.agentrc``, follows
+    HOME, so a test that moves HOME brings its own); tests set their own on top.
+    """
+    for name in [name for name in os.environ if is_personal(name)]:
+        monkeypatch.delenv(name)
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for name, sub in XDG_DIRS.items():
+        monkeypatch.setenv(name, str(home / sub))
+    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(home / "agent-tui-state"))
 
 
 @pytest.fixture

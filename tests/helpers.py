@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -13,16 +18,53 @@ import pytest
 from agent_tui.tools.registry import builtin_registry
 
 T = TypeVar("T")
-# The keys and endpoints of the person running the tests never reach a test's agent-tui.
-PERSONAL_VARIABLES = (
-    "ANTHROPIC_API_KEY",
-    "OPENAI_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "OPENAI_BASE_URL",
-    "AGENT_TUI_BASE_URL",
-    "AGENT_TUI_PROVIDER",
-    "AGENT_TUI_MODEL",
-)
+
+# What a developer's shell may carry that would steer a process a test starts: agent-tui's own
+# settings (AGENT_TUI_PROVIDER=openai once sent MCP end-to-end tests to the wrong provider), API
+# keys, endpoints and SDK settings, proxies (loopback requests would go through them) and the XDG
+# dirs (a real ~/.config or state dir).
+PERSONAL_PREFIXES = ("AGENT_TUI_", "OPENAI_", "ANTHROPIC_", "XDG_")
+PERSONAL_SUFFIXES = ("_API_KEY", "_BASE_URL")
+PROXIES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
+XDG_DIRS = {
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_STATE_HOME": ".local/state",
+    "XDG_CACHE_HOME": ".cache",
+}
+
+
+def is_personal(name: str) -> bool:
+    """Whether the environment variable ``name`` belongs to the person running the tests."""
+    upper = name.upper()
+    return (
+        upper.startswith(PERSONAL_PREFIXES)
+        or upper.endswith(PERSONAL_SUFFIXES)
+        or name.lower() in PROXIES
+    )
+
+
+@cache
+def _spare_home() -> Path:
+    """A temp HOME for processes whose test gave none (removed when the test run ends)."""
+    home = tempfile.mkdtemp(prefix="agent-tui-test-home-")
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    return Path(home)
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """An environment for a process a test starts: this one without the person's settings.
+
+    Drops every ``AGENT_TUI_*``, ``*_API_KEY``, ``*_BASE_URL``, ``OPENAI_*``/``ANTHROPIC_*``,
+    proxy and ``XDG_*`` variable; HOME is ``extra["HOME"]`` (or a temp dir) and the XDG dirs are
+    inside it. ``extra`` is applied last, so a test sets exactly what it means to.
+    """
+    env = {name: value for name, value in os.environ.items() if not is_personal(name)}
+    home = Path(extra["HOME"]) if extra and "HOME" in extra else _spare_home()
+    env["HOME"] = str(home)
+    env.update({name: str(home / sub) for name, sub in XDG_DIRS.items()})
+    env.update(extra or {})
+    return env
 
 
 def missing(reason: str) -> NoReturn:
@@ -52,14 +94,14 @@ def run_cli(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m agent_tui ARGS`` in ``cwd`` as a real process.
 
-    The environment is this one without API keys and endpoints, plus ``env`` (which should set HOME and
-    AGENT_TUI_STATE_DIR to temp dirs); stdin is closed unless ``stdin`` text is piped in.
+    The environment is ``clean_env(env)``: none of the person's settings, keys or base URLs;
+    ``env`` should set HOME and AGENT_TUI_STATE_DIR to temp dirs. Stdin is closed unless ``stdin``
+    text is piped in.
     """
-    base = {k: v for k, v in os.environ.items() if k not in PERSONAL_VARIABLES}
     return subprocess.run(
         [sys.executable, "-m", "agent_tui", *args],
         cwd=cwd,
-        env={**base, **(env or {})},
+        env=clean_env(env),
         capture_output=True,
         text=True,
         input=stdin,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import clean_env, run_cli
 
 KEY = "sk-test-SECRET-abc123"
 APIS = ["anthropic", "openai"]
@@ -160,8 +159,9 @@ def test_refused_key_exits_1_with_a_clear_message_and_no_key(
 
 @pytest.mark.parametrize("api", APIS)
 def test_no_key_for_the_official_api_exits_2_saying_how_to_set_one(api: str, ws: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")}
-    env.update(AGENT_TUI_STATE_DIR=str(ws.parent / "state"), HOME=str(ws.parent / "home"))
+    env = clean_env(
+        {"AGENT_TUI_STATE_DIR": str(ws.parent / "state"), "HOME": str(ws.parent / "home")}
+    )
     proc = subprocess.run(
         [sys.executable, "-m", "agent_tui", "-p", "hi", "--provider", api],
         cwd=ws,
@@ -269,7 +269,7 @@ def test_recorded_session_replays_offline_with_the_scripted_provider(
             "json",
         ],
         cwd=ws,
-        env={**os.environ, "AGENT_TUI_STATE_DIR": str(ws.parent / "state2")},
+        env=clean_env({"AGENT_TUI_STATE_DIR": str(ws.parent / "state2")}),
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import clean_env, run_cli
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the subreaper is Linux-only (prctl)"
@@ -148,13 +148,13 @@ def test_a_terminated_app_takes_the_detached_processes_along(
     command = f"{ESCAPES['setsid']}{WAIT_FOR_PID}\necho $$ > shell.txt; exec sleep 300"
     call = {"id": "c", "name": "run_in_terminal", "input": {"command": command}}
     fake_llm.set_script([{"tool_calls": [call]}, {"text": "done"}])
-    base = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env = {
-        **base,
-        "HOME": str(tmp_path),
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-        "ANTHROPIC_API_KEY": "k",
-    }
+    env = clean_env(
+        {
+            "HOME": str(tmp_path),
+            "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+            "ANTHROPIC_API_KEY": "k",
+        }
+    )
     argv = ["-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, "--yolo"]
     app = subprocess.Popen(
         [sys.executable, "-m", "agent_tui", *argv],

@@ -1,4 +1,5 @@
-"""The wheel carries tools/ and prompts/ and runs from a fresh venv, not only from a checkout."""
+"""The wheel carries tools/ and prompts/ and runs from a fresh venv, not only from a checkout:
+installed with uv (as scripts/setup.sh does) and with plain pip (as a user would)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,22 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import tomllib
 import zipfile
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.helpers import clean_env
+
 ROOT = Path(__file__).resolve().parents[1]
+# The environment as the test run started, before the autouse fixture moves HOME: installers keep
+# the person's package index settings (pip.conf, certificates) and caches.
+INSTALLER_ENV = dict(os.environ)
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +45,7 @@ def test_wheel_contains_manifests_and_prompts(wheel: Path) -> None:
     assert "agent_tui/_data/tools/read_file.json" in names
     assert "agent_tui/_data/prompts/system.md" in names
     assert not [n for n in names if n.startswith("tests/")]
+    assert [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
 
 
 def test_installed_wheel_runs_a_scripted_turn_outside_the_checkout(
@@ -44,11 +55,14 @@ def test_installed_wheel_runs_a_scripted_turn_outside_the_checkout(
     if uv is None:
         pytest.skip("uv is installed by scripts/setup.sh; run the suite through scripts/test.sh")
     venv = tmp_path / "venv"
-    subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
+    subprocess.run(
+        [uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True, env=INSTALLER_ENV
+    )
     subprocess.run(
         [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), str(wheel)],
         check=True,
         capture_output=True,
+        env=INSTALLER_ENV,
     )
     work = tmp_path / "work"
     work.mkdir()
@@ -62,7 +76,7 @@ def test_installed_wheel_runs_a_scripted_turn_outside_the_checkout(
             ]
         )
     )
-    env = {**os.environ, "AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    env = clean_env({"AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)})
     run = subprocess.run(
         [
             str(venv / "bin" / "agent-tui"),
@@ -83,6 +97,89 @@ def test_installed_wheel_runs_a_scripted_turn_outside_the_checkout(
     result = json.loads(run.stdout.strip().splitlines()[-1])
     assert result["result"] == "done"
     assert result["tool_calls"] == [{"id": "c1", "name": "read_file", "is_error": False}]
+
+
+PAGE = b"""<!doctype html><html><head><title>Fruit</title></head><body><article>
+<h1>Growing fruit</h1><p>Apple trees need a sunny position and well-drained soil; prune them in
+winter when they are dormant. The marker page-text-ok shows the text came through.</p>
+</article></body></html>"""
+
+
+class PageHandler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(PAGE)))
+        self.end_headers()
+        self.wfile.write(PAGE)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def page_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), PageHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/fruit"
+    server.shutdown()
+    server.server_close()
+
+
+# The tools whose imports happen on first use (trafilatura and lxml, GitPython, the rg binary
+# from the ripgrep wheel, bashlex): a missing dependency shows only when the tool runs.
+LAZY_TOOL_CALLS = [
+    ("fetch_webpage", {"urls": ["{page_url}"]}, "page-text-ok"),
+    ("grep_search", {"query": "grep-marker"}, "notes.txt"),
+    ("file_search", {"pattern": "**/*.txt"}, "notes.txt"),
+    ("get_changed_files", {}, "notes.txt"),
+    ("run_in_terminal", {"command": "echo terminal-ok"}, "terminal-ok"),
+]
+
+
+@pytest.mark.timeout(900)  # pip resolves and downloads every dependency
+def test_wheel_installed_with_plain_pip_runs_every_lazily_importing_tool(
+    wheel: Path, tmp_path: Path, page_url: str
+) -> None:
+    """Python 3.11's bundled pip (23.x) left out lxml_html_clean, so fetch_webpage failed on every
+    call while uv-installed copies worked; each tool here imports what it needs on first use."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=INSTALLER_ENV)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)]
+    installed = subprocess.run(pip, capture_output=True, text=True, env=INSTALLER_ENV)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "notes.txt").write_text("grep-marker\n")
+    for git_args in (["init", "-q"], ["add", "notes.txt"]):
+        subprocess.run(["git", *git_args], cwd=work, check=True, capture_output=True)
+    calls = [
+        {
+            "id": f"c{n}",
+            "name": name,
+            "input": json.loads(json.dumps(args).replace("{page_url}", page_url)),
+        }
+        for n, (name, args, _) in enumerate(LAZY_TOOL_CALLS)
+    ]
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"tool_calls": calls}, {"text": "done"}]))
+
+    run = subprocess.run(
+        [str(venv / "bin" / "agent-tui"), "-p", "use the tools", "--script", str(script),
+         "--yolo", "--output-format", "stream-json"],
+        cwd=work,
+        env=clean_env({"AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}),
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+    )  # fmt: skip
+
+    assert run.returncode == 0, run.stderr
+    events = [json.loads(line) for line in run.stdout.splitlines()]
+    results = {e["name"]: e["result"] for e in events if e["type"] == "tool_call_finished"}
+    for name, _, expected in LAZY_TOOL_CALLS:
+        assert not results[name]["is_error"] and expected in results[name]["content"], (
+            name,
+            results[name],
+        )
 
 
 def _name(requirement: str) -> str:

@@ -1,5 +1,5 @@
 """Parse the ``*** Begin Patch`` format (Codex's apply_patch; grammar in
-shared/fixtures/codex-apply-patch/spec/tool_apply_patch.lark).
+tests/fixtures/codex-apply-patch/spec/tool_apply_patch.lark).
 
 Lenient where models are sloppy, as Codex is: markers and file headers may carry surrounding
 whitespace, a patch may be wrapped in a ``<<'EOF'`` heredoc, and the first hunk of an update may omit

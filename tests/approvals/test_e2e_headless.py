@@ -4,7 +4,6 @@ commands; a chain with one disallowed part is not auto-approved (issue 4, "Done 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import clean_env
 
 
 @pytest.fixture
@@ -28,13 +28,13 @@ def _user_rc(ws: Path, text: str) -> None:
 
 
 def _run(ws: Path, fake: FakeLLM, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env.update(
-        AGENT_TUI_STATE_DIR=str(ws.parent / "state"),
-        HOME=str(ws.parent / "home"),
-        ANTHROPIC_API_KEY="sk-test",
+    env = clean_env(
+        {
+            "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
+            "HOME": str(ws.parent / "home"),
+            "ANTHROPIC_API_KEY": "sk-test",
+        }
     )
-    env.pop("AGENT_TUI_USER_CONFIG", None)
     cmd = [sys.executable, "-m", "agent_tui", "--provider", "anthropic", "--base-url", fake.url,
            "--model", "test-model", *args]  # fmt: skip
     return subprocess.run(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import clean_env
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -70,12 +71,7 @@ CLI = textwrap.dedent(
 
 @pytest.fixture
 def env(state: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "AGENT_TUI_STATE_DIR": str(state),
-        "HOME": os.environ["HOME"],
-        "PYTHONPATH": str(REPO),
-    }
+    return clean_env({"AGENT_TUI_STATE_DIR": str(state), "PYTHONPATH": str(REPO)})
 
 
 def _run(env: dict[str, str], code: str, *args: str) -> str:

@@ -6,7 +6,6 @@ that needs it is skipped, saying so, only when that has not been run (CI runs it
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -22,7 +21,7 @@ from agent_tui.mcp.config import load_servers
 from agent_tui.mcp.manager import McpManager
 from agent_tui.mcp.types import McpHooks
 from agent_tui.tools.registry import ToolRegistry
-from tests.helpers import missing
+from tests.helpers import clean_env, missing
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERYTHING_JS = (
@@ -131,7 +130,7 @@ class HttpServer:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [arg.replace("{port}", str(self.port)) for arg in self.argv],
-            env={**os.environ, "PORT": str(self.port)},
+            env=clean_env({"PORT": str(self.port)}),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

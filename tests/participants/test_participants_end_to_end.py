@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import clean_env
 from tests.participants.agent_double import READ_ONLY_TOOLS
 
 
@@ -27,15 +27,14 @@ def run_cli(
     workspace: Path, fake_llm: FakeLLM, prompt: str, stdin: str = "", extra: list[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     home = workspace.parent / "home"
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "AGENT_TUI_STATE_DIR": str(workspace.parent / "state"),
-        "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
-        "ANTHROPIC_API_KEY": "test-key",
-    }
-    for name in ("OPENAI_API_KEY", "AGENT_TUI_PROVIDER", "AGENT_TUI_MODEL", "AGENT_TUI_BASE_URL"):
-        env.pop(name, None)
+    env = clean_env(
+        {
+            "HOME": str(home),
+            "AGENT_TUI_STATE_DIR": str(workspace.parent / "state"),
+            "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
+            "ANTHROPIC_API_KEY": "test-key",
+        }
+    )
     return subprocess.run(
         [
             sys.executable,

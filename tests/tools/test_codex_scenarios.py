@@ -1,8 +1,8 @@
 """The 23 Codex apply_patch scenarios, run through the ApplyPatchTool class (prepare + invoke).
 
-Fixtures live beside the repository (CI clones it with ``shared/`` next to it): each scenario has
-``input/`` (may be absent), ``patch.txt`` and ``expected/`` — the whole tree afterwards. Our tool is
-all-or-nothing, so for 015 the expected tree is the input tree (see the fixtures README).
+The fixtures are copied from Codex into tests/fixtures/codex-apply-patch/ (source, licence: its
+README): each scenario has ``input/`` (may be absent), ``patch.txt`` and ``expected/`` — the whole
+tree afterwards. Our tool is all-or-nothing, so for 015 the expected tree is the input tree.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from agent_tui.tools.apply_patch import ApplyPatchTool
 from agent_tui.tools.base import SessionState, ToolContext
 from agent_tui.tools.registry import builtin_registry
 
-REPO = Path(__file__).resolve().parents[2]
-SCENARIOS = (REPO / ".." / "shared" / "fixtures" / "codex-apply-patch" / "scenarios").resolve()
+SCENARIOS = Path(__file__).resolve().parents[1] / "fixtures" / "codex-apply-patch" / "scenarios"
 ALL_OR_NOTHING = {"015_failure_after_partial_success_leaves_changes"}
 # Scenarios that must fail, and a word their error must contain.
 EXPECTED_ERRORS = {
