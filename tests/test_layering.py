@@ -56,3 +56,31 @@ def test_version_path_imports_nothing_heavy() -> None:
 def test_headless_path_does_not_import_ui_or_sdks() -> None:
     loaded = _modules_after("from agent_tui import headless, build\nimport agent_tui.agent.loop")
     assert not loaded & {"textual", "prompt_toolkit", "anthropic", "openai", "mcp", "git"}
+
+
+def _internal_imports(path: Path) -> set[str]:
+    """The ``agent_tui.X`` packages and modules ``path`` imports (absolute imports only)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module]
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+            else []
+        )
+        found.update(n.split(".")[1] for n in names if n.startswith("agent_tui.") and "." in n)
+    return found
+
+
+@pytest.mark.parametrize("package", ["providers", "tools"])
+def test_lower_layers_never_import_the_agent(package: str) -> None:
+    """Layers read cli -> ui/headless -> agent -> providers, tools -> conversation types: the
+    conversation types live below both (agent_tui/conversation.py), so nothing lower needs agent/."""
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "agent_tui" / package).rglob("*.py"))
+        if "agent" in _internal_imports(path)
+    ]
+    assert offenders == []

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_tui.agent.conversation import Block, Message, TextBlock, ThinkingBlock, ToolUseBlock
+from agent_tui.conversation import Block, Message, TextBlock, ThinkingBlock, ToolUseBlock
 from agent_tui.providers import base as p
 
 

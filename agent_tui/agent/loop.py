@@ -18,7 +18,7 @@ from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget
 from agent_tui.agent.call_progress import CallProgress
-from agent_tui.agent.conversation import (
+from agent_tui.conversation import (
     Conversation,
     Message,
     ToolResultBlock,

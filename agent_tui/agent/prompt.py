@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from agent_tui.agent.conversation import (
+from agent_tui.conversation import (
     Block,
     Message,
     TextBlock,

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent_tui.agent.conversation import Conversation
+from agent_tui.conversation import Conversation
 from agent_tui.paths import state_dir
 from agent_tui.state_files import private_dir, write_private
 from agent_tui.text_safety import escape_json

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_tui.agent.conversation import Message, TextBlock
+from agent_tui.conversation import Message, TextBlock
 from agent_tui.providers.base import ProviderRequest, TextDelta
 
 if TYPE_CHECKING:

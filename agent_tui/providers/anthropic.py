@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agent_tui.agent.conversation import (
+from agent_tui.conversation import (
     Block,
     Message,
     TextBlock,

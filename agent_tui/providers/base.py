@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from agent_tui.agent.conversation import Message
+from agent_tui.conversation import Message
 
 
 @dataclass(frozen=True)

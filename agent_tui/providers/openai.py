@@ -12,7 +12,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agent_tui.agent.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agent_tui.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from agent_tui.providers.api import ApiProvider, Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
 from agent_tui.providers.openai_reduce import OpenAIReducer

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from agent_tui.agent.conversation import Message
+from agent_tui.conversation import Message
 from agent_tui.plural import plural
 from agent_tui.ui.widgets.notes import Note
 

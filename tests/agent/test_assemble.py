@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_tui.agent.assemble import RoundAssembler
-from agent_tui.agent.conversation import TextBlock, ThinkingBlock
+from agent_tui.conversation import TextBlock, ThinkingBlock
 from agent_tui.providers.base import ProviderEvent, TextDelta, ThinkingDelta
 
 

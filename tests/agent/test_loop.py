@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from agent_tui import events as ev
-from agent_tui.agent.conversation import ToolResultBlock, ToolUseBlock
+from agent_tui.conversation import ToolResultBlock, ToolUseBlock
 from agent_tui.agent.loop import CANCELLED_RESULT, Agent
 from agent_tui.approvals.types import Decision
 from agent_tui.build import build_agent

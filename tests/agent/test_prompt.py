@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agent_tui.agent.conversation import (
+from agent_tui.conversation import (
     Message,
     TextBlock,
     ToolResultBlock,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_tui.agent.conversation import Conversation
+from agent_tui.conversation import Conversation
 from agent_tui.agent.registries import default_registries
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, load_config

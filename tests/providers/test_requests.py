@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent_tui.agent.conversation import (
+from agent_tui.conversation import (
     Message,
     TextBlock,
     ThinkingBlock,

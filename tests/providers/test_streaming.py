@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 
 from agent_tui.agent.assemble import RoundAssembler
-from agent_tui.agent.conversation import Message, ToolResultBlock
+from agent_tui.conversation import Message, ToolResultBlock
 from agent_tui.providers.base import (
     Stop,
     TextDelta,

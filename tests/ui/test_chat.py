@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from agent_tui.agent.conversation import ToolResultBlock
+from agent_tui.conversation import ToolResultBlock
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import ErrorNote, Note, UserMessage

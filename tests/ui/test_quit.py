@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent_tui.agent.conversation import ToolResultBlock
+from agent_tui.conversation import ToolResultBlock
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from agent_tui.agent.conversation import ToolResultBlock
+from agent_tui.conversation import ToolResultBlock
 from agent_tui.ui.app import AgentApp
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
