@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent_tui.conversation import Message
 from agent_tui.agent.prompt import BuiltPrompt, build_followup_prompt
 from agent_tui.config import ModelConfig
+from agent_tui.conversation import Message
 from agent_tui.errors import ContextOverflow
 from agent_tui.providers.base import Usage
 

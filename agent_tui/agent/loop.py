@@ -18,12 +18,6 @@ from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget
 from agent_tui.agent.call_progress import CallProgress
-from agent_tui.conversation import (
-    Conversation,
-    Message,
-    ToolResultBlock,
-    ToolUseBlock,
-)
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
@@ -31,6 +25,12 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
+from agent_tui.conversation import (
+    Conversation,
+    Message,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from agent_tui.errors import (
     AgentError,
     ContextOverflow,

@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from agent_tui.agent.references import Reference
 from agent_tui.conversation import (
     Block,
     Message,
@@ -35,7 +36,6 @@ from agent_tui.conversation import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from agent_tui.agent.references import Reference
 from agent_tui.errors import UsageError
 from agent_tui.plural import plural
 

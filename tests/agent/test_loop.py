@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from agent_tui import events as ev
-from agent_tui.conversation import ToolResultBlock, ToolUseBlock
 from agent_tui.agent.loop import CANCELLED_RESULT, Agent
 from agent_tui.approvals.types import Decision
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
+from agent_tui.conversation import ToolResultBlock, ToolUseBlock
 from agent_tui.errors import ApprovalRequired
 from agent_tui.providers.scripted import ScriptedProvider
 from agent_tui.tools.base import BaseTool, Manifest, Prepared, ToolContext, ToolResult

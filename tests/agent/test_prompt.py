@@ -6,13 +6,6 @@ import json
 
 import pytest
 
-from agent_tui.conversation import (
-    Message,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    user_text,
-)
 from agent_tui.agent.prompt import (
     ELIDED,
     build_prompt,
@@ -23,6 +16,13 @@ from agent_tui.agent.prompt import (
     split_turns,
 )
 from agent_tui.agent.references import Reference, number_lines
+from agent_tui.conversation import (
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    user_text,
+)
 from agent_tui.errors import UsageError
 
 SYSTEM = "You are a careful coding agent. " * 40

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agent_tui.conversation import user_text
 from agent_tui.config import ModelConfig
+from agent_tui.conversation import user_text
 from agent_tui.errors import ProviderError
 from agent_tui.providers.anthropic import AnthropicProvider
 from agent_tui.providers.api import ApiProvider

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agent_tui.config import ModelConfig
 from agent_tui.conversation import (
     Message,
     TextBlock,
@@ -13,7 +14,6 @@ from agent_tui.conversation import (
     ToolUseBlock,
     user_text,
 )
-from agent_tui.config import ModelConfig
 from agent_tui.providers.anthropic import messages_body
 from agent_tui.providers.base import ProviderRequest, ToolSpec
 from agent_tui.providers.openai import OpenAIProvider, completions_body
