@@ -78,18 +78,7 @@ def group_alive(pgid: int) -> bool:
     # Linux look at the members' states instead.
     if not os.path.isdir("/proc"):
         return True
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()  # state, ppid, pgrp, ...
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
-            return True
-    return False
+    return any(p.pgid == pgid and not p.zombie for p in snapshot().values())
 
 
 def signal_group(pgid: int, sig: int) -> None:
