@@ -210,3 +210,16 @@ class TurnFinished(Event):
     rounds: int
     usage: Usage
     cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class ConversationCompacted(Event):
+    """Older turns were replaced by a model-written summary (``/compact``, or automatically near
+    the context window). Only what is sent changed: the session file keeps every message."""
+
+    type: ClassVar[str] = "conversation_compacted"
+    summary: str
+    replaced: int  # messages the summary stands for (the compaction's ``upto``)
+    automatic: bool
+    tokens_before: int  # the estimated request before and after, in tokens
+    tokens_after: int

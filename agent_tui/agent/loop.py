@@ -24,6 +24,7 @@ from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
+from agent_tui.compaction.run import auto_compact
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
@@ -161,8 +162,17 @@ class Agent:
             return
         if plan.local_result is not None:
             result = plan.local_result
+            usage = Usage()
+            if result.events is not None:  # a command that works through the model (/compact)
+                try:
+                    async for event in result.events():
+                        if isinstance(event, ev.UsageUpdated):
+                            usage = add_usage(usage, event.usage)
+                        yield event
+                except AgentError as exc:
+                    yield ev.ErrorEvent(f"/{plan.command}: {exc}", exit_code=exc.exit_code)
             yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
-            yield ev.TurnFinished("", "local_command", 0, Usage())
+            yield ev.TurnFinished("", "local_command", 0, usage)
             return
         yield ev.TurnStarted(
             plan.text, plan.participant, plan.command, tuple(r.label for r in plan.references)
@@ -223,6 +233,11 @@ class Agent:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         overflow: ContextOverflow | None = None  # the server's "too long", once retried
+        # Near the window a summary of the older turns comes before pruning drops them.
+        async for event in auto_compact(self, plan.system_prompt, tools_chars):
+            if isinstance(event, ev.UsageUpdated):
+                state.usage = add_usage(state.usage, event.usage)
+            yield event
         while True:
             # Every request is built from the conversation as it is now: nothing else holds
             # "what was said", so a request can neither miss nor repeat part of it.
