@@ -78,6 +78,7 @@ class _TurnState:
     final_text: str = ""
     stop_reason: str = ""
     called_tools: bool = False
+    answered: bool = False  # an assistant message of this turn is in the conversation
     round_limit: int = 25
 
 
@@ -212,8 +213,8 @@ class Agent:
             yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
         finally:
             self._answer_unanswered()
-            added = self.conversation.messages[len(checkpoint) :]
-            if not any(m.role == "assistant" for m in added):
+            # A flag, not the messages after the checkpoint: a compaction shortens the list.
+            if not state.answered:
                 self.conversation.restore(checkpoint)
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
@@ -281,6 +282,7 @@ class Agent:
                 partial = assembler.message(None)
                 if not partial.is_empty_answer:
                     self.conversation.append(partial)
+                    state.answered = True
                 raise
             break
         self.budget.observe(self.model, built, assembler.usage)
@@ -304,6 +306,7 @@ class Agent:
             )
         else:
             self.conversation.append(message)
+            state.answered = True
         if assembler.text:
             state.final_text = assembler.partial_text
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)

@@ -18,10 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.pricing import add_usage, cost_usd
-from agent_tui.agent.prompt import CHARS_PER_TOKEN, estimate_tokens, message_tokens, starts_turn
+from agent_tui.agent.prompt import (
+    CHARS_PER_TOKEN,
+    estimate_tokens,
+    message_tokens,
+    split_attachments,
+    starts_turn,
+)
 from agent_tui.compaction.boundary import compaction_point
 from agent_tui.compaction.summarize import request_summary, summary_request
-from agent_tui.conversation import Message
+from agent_tui.conversation import SUMMARY_HEADER, Message, TextBlock
 from agent_tui.errors import ProviderError, UsageError
 from agent_tui.plural import plural
 
@@ -33,6 +39,8 @@ DEFAULT_KEEP = 2
 # An automatic compaction must take away at least this share of the request to be worth a call.
 MIN_GAIN = 0.25
 FAILED_KEY = "compaction_failed_for"  # in SessionState.extras
+MAX_REQUEST_CHARS = 8_000
+REQUEST_MARKER = "The user's request this turn is working on (verbatim):\n"
 
 
 @dataclass(frozen=True)
@@ -91,9 +99,34 @@ async def compact(
     yield ev.UsageUpdated(summary.usage, agent.total_usage, cost_usd(model.name, agent.total_usage))
     if agent.conversation.messages[:upto] != messages[:upto]:
         raise ProviderError("the conversation changed while it was being summarised; not compacted")
-    agent.conversation.compact(upto, summary.text)
+    # The event carries exactly what compact() was given: a session replays it from the event.
+    text = summary.text + _request_kept(messages, upto)
+    agent.conversation.compact(upto, text)
     after = _estimate(list(agent.conversation.messages), system, tools_chars, scale)
-    yield ev.ConversationCompacted(summary.text, upto, automatic, before, after)
+    yield ev.ConversationCompacted(text, upto, automatic, before, after)
+
+
+def _request_kept(messages: list[Message], upto: int) -> str:
+    """The current turn's request, verbatim, when the cut lands inside that turn.
+
+    A long ``-p`` run is one turn: its request would otherwise survive only as the model's
+    paraphrase. Attachments and an earlier summary stay out (the summary covers them).
+    """
+    start = next((i for i in range(len(messages) - 1, -1, -1) if starts_turn(messages[i])), None)
+    if start is None or start >= upto:
+        return ""
+    request, _ = split_attachments(messages[start])
+    # An earlier compaction inside this turn left the request after its own summary.
+    text = "\n".join(
+        b.text.partition(REQUEST_MARKER)[2] if b.text.startswith(SUMMARY_HEADER) else b.text
+        for b in request.content
+        if isinstance(b, TextBlock)
+    ).strip()
+    if not text:
+        return ""
+    if len(text) > MAX_REQUEST_CHARS:
+        text = text[:MAX_REQUEST_CHARS] + " […]"
+    return f"\n\n{REQUEST_MARKER}{text}"
 
 
 def _pruning_limit(agent: Agent) -> int:

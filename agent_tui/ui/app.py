@@ -296,7 +296,7 @@ class AgentApp(App[int]):
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
-        said = len(self.agent.conversation.messages)
+        said = self.agent.conversation.checkpoint()
         turn_events = self.agent.run(text)
         try:
             async for event in turn_events:
@@ -323,7 +323,8 @@ class AgentApp(App[int]):
             # agent's cleanup (cancelling its tool calls) runs before the app goes.
             await turn_events.aclose()
             if not self.tearing_down:
-                if len(self.agent.conversation.messages) == said and not view.local:
+                # Compared whole, not by length: a compaction changes the length too.
+                if self.agent.conversation.messages == said and not view.local:
                     # the agent undid the turn
                     self._mark_unanswered()
                 self._set_busy(False)
