@@ -111,3 +111,14 @@ def test_a_long_run_reports_compaction_in_json_notices(
     summaries = sum(is_summary_request(body) for body in fake_llm.requests)
     assert len(compacted) == summaries
     assert result["result"] == "all parts read"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_compact_as_a_headless_command_on_a_fresh_session_says_there_is_nothing(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    proc = run(ws, fake_llm, api, "-p", "/compact", "--output-format", "json")
+    assert proc.returncode == 2
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["errors"] and "nothing to compact yet" in result["errors"][0]
+    assert fake_llm.requests == []
