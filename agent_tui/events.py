@@ -221,5 +221,7 @@ class ConversationCompacted(Event):
     summary: str
     replaced: int  # messages the summary stands for (the compaction's ``upto``)
     automatic: bool
-    tokens_before: int  # the estimated request before and after, in tokens
+    # The estimate before and after, in tokens: of the next request when automatic, of the
+    # conversation alone for /compact (which has no request of its own to size).
+    tokens_before: int
     tokens_after: int

@@ -21,7 +21,7 @@ async def _compact(ctx: CommandContext, args: str) -> CommandResult:
 
 COMPACT_COMMAND = SlashCommand(
     "compact",
-    "Replace older turns with a summary the model writes (the last turns stay as they are)",
+    "Replace older turns with a summary the model writes",
     _compact,
     args_hint="[focus]",
 )
