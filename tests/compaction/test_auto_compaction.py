@@ -16,7 +16,7 @@ import pytest
 from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.pricing import add_usage
-from agent_tui.conversation import Message, TextBlock, is_summary, user_text
+from agent_tui.conversation import Conversation, Message, TextBlock, is_summary, user_text
 from agent_tui.providers.base import Usage
 from tests.agent.conftest import FAKE_KEY_ENV, fake_agent
 from tests.fakes.llm_server import FakeLLM
@@ -47,6 +47,7 @@ async def test_the_window_filling_up_compacts_first_and_counts_its_usage(
     agent: Agent, fake_llm: FakeLLM
 ) -> None:
     fake_llm.set_script([{"text": "SUMMARY-OF-OLD"}, {"text": "the answer"}])
+    before = list(agent.conversation.messages)
     events = await collect(agent, "next question")
     summary_request, answer_request = fake_llm.requests
     assert "OLD-QUESTION-0" in json.dumps(summary_request)
@@ -62,6 +63,11 @@ async def test_the_window_filling_up_compacts_first_and_counts_its_usage(
     assert isinstance(finished, ev.TurnFinished) and finished.text == "the answer"
     assert finished.usage == add_usage(usages[0], usages[1]) and usages[0] != Usage()
     assert is_summary(agent.conversation.messages[0])
+    # The event is enough to replay it (what a session file does): same messages, same result.
+    replayed = Conversation([*before, user_text("next question")])
+    replayed.compact(compacted.replaced, compacted.summary)
+    replayed.append(agent.conversation.messages[-1])
+    assert replayed.messages == agent.conversation.messages
     for body in fake_llm.requests:
         assert problems(body, agent.model.provider) == []
 

@@ -207,3 +207,18 @@ async def test_the_summary_request_fits_a_window_the_conversation_does_not(
 
 def user_text_long(n: int) -> Message:
     return Message("user", [TextBlock(f"EARLY-{n} " + "filler text " * 2_000 + f" LATE-{n}")])
+
+
+@pytest.mark.parametrize("agent", ["anthropic"], indirect=True)
+async def test_compact_keep_sets_how_many_turns_stay_verbatim(
+    agent: Agent, fake_llm: FakeLLM
+) -> None:
+    agent.deps.config.raw.setdefault("agent", {})["compact_keep"] = 1
+    await three_turns(agent, fake_llm)
+    fake_llm.set_script([{"text": SUMMARY}])
+    events = await collect(agent, "/compact")
+    (compacted,) = [e for e in events if isinstance(e, ev.ConversationCompacted)]
+    assert compacted.replaced == 6  # turns 1 and 2; "third question" and its answer stay
+    asked = last_user_text(fake_llm.requests[-1])
+    assert "second question" in asked and "third question" not in asked
+    assert [m.role for m in agent.conversation.messages] == ["user", "assistant"]
