@@ -234,12 +234,13 @@ class Agent:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         overflow: ContextOverflow | None = None  # the server's "too long", once retried
-        # Near the window a summary of the older turns comes before pruning drops them.
-        async for event in auto_compact(self, plan.system_prompt, tools_chars):
-            if isinstance(event, ev.UsageUpdated):
-                state.usage = add_usage(state.usage, event.usage)
-            yield event
         while True:
+            # Near the window (or the smaller one a "too long" revealed) a summary of the older
+            # turns comes before pruning drops them.
+            async for event in auto_compact(self, plan.system_prompt, tools_chars):
+                if isinstance(event, ev.UsageUpdated):
+                    state.usage = add_usage(state.usage, event.usage)
+                yield event
             # Every request is built from the conversation as it is now: nothing else holds
             # "what was said", so a request can neither miss nor repeat part of it.
             try:

@@ -93,7 +93,7 @@ async def compact(
     model = agent.model
     scale = agent.budget.token_scale.get(model.name, 1.0)
     before = _estimate(messages, system, tools_chars, scale)
-    request = summary_request(model, agent.budget.window(model), messages[:upto], focus)
+    request = summary_request(model, agent.budget.window(model), messages[:upto], focus, scale)
     summary = await request_summary(agent.deps.provider, request)
     agent.total_usage = add_usage(agent.total_usage, summary.usage)
     yield ev.UsageUpdated(summary.usage, agent.total_usage, cost_usd(model.name, agent.total_usage))

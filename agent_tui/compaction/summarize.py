@@ -24,7 +24,7 @@ class Summary:
 
 
 def summary_request(
-    model: ModelConfig, window: int, messages: Sequence[Message], focus: str
+    model: ModelConfig, window: int, messages: Sequence[Message], focus: str, scale: float = 1.0
 ) -> pv.ProviderRequest:
     """The summarisation request for ``messages`` that fits in ``window`` tokens.
 
@@ -33,6 +33,7 @@ def summary_request(
         window: the context window to fit in.
         messages: the part of the conversation to summarise.
         focus: what the user wants the summary to concentrate on ("" for none).
+        scale: real tokens per estimated token for this model (``ContextBudget.token_scale``).
     """
     system = prompt_template(TEMPLATE)
     reply = max(min(model.max_tokens, MAX_SUMMARY_TOKENS, window // 4), 1)
@@ -40,8 +41,8 @@ def summary_request(
     if focus:
         ask += f"\nFocus on: {focus}"
     # Room for the transcript: the window less the reply, the prompt and a margin for framing.
-    spare = window - reply - estimate_tokens(system) - estimate_tokens(ask) - 64
-    transcript = render_transcript(messages, spare * CHARS_PER_TOKEN)
+    spare = (window - reply) / max(scale, 0.1) - estimate_tokens(system) - estimate_tokens(ask)
+    transcript = render_transcript(messages, int(spare - 64) * CHARS_PER_TOKEN)
     body = f"<conversation>\n{transcript}\n</conversation>\n\n{ask}"
     return pv.ProviderRequest(
         model=model.name,

@@ -101,3 +101,28 @@ async def test_compact_at_zero_turns_automatic_compaction_off(
     events = await collect(agent, "next question")
     assert not any(isinstance(e, ev.ConversationCompacted) for e in events)
     assert any(isinstance(e, ev.ContextPruned) for e in events)
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_smaller_window_stated_by_the_server_compacts_before_pruning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, api: str
+) -> None:
+    monkeypatch.setenv(FAKE_KEY_ENV, "sk-fake")
+    # context_window is not set (200,000 assumed); the server holds 9,000 and says so.
+    with FakeLLM(context_limit=9_000, overflow_style=api) as fake:
+        agent = fake_agent(tmp_path, fake, api, max_tokens=500)
+        for n in range(4):
+            agent.conversation.append(user_text(f"OLD-QUESTION-{n} {LONG}"))
+            agent.conversation.append(Message("assistant", [TextBlock(f"OLD-ANSWER-{n}")]))
+        fake.set_script([{"text": "SUMMARY-OF-OLD"}, {"text": "the answer"}])
+        events = await collect(agent, "next question")
+        refused, summary_request, answered = fake.requests
+    assert "OLD-QUESTION-0" in json.dumps(refused) and "OLD-QUESTION-0" in json.dumps(
+        summary_request
+    )
+    sent = json.dumps(answered)
+    assert "SUMMARY-OF-OLD" in sent and "OLD-QUESTION-0" not in sent
+    assert [e for e in events if isinstance(e, ev.ConversationCompacted)]
+    assert not any(isinstance(e, ev.ContextPruned) for e in events)
+    finished = events[-1]
+    assert isinstance(finished, ev.TurnFinished) and finished.text == "the answer"
