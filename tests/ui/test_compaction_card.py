@@ -14,7 +14,7 @@ from textual.widgets import Markdown
 from agent_tui.conversation import is_summary
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.compaction_card import CompactionCard
-from agent_tui.ui.widgets.notes import UserMessage
+from agent_tui.ui.widgets.notes import Note, UserMessage
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle
 
@@ -93,3 +93,19 @@ def test_compaction_card_open_snapshot(snap_compare: Any, make_agent: MakeAgent)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_compact_with_nothing_to_compact_is_an_error_not_an_unanswered_message(
+    make_agent: MakeAgent,
+) -> None:
+    h = make_agent([{"text": "only answer"}])
+    app = AgentApp(h.agent)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "one question")
+        await wait_idle(pilot)
+        await send(pilot, "/compact")
+        await wait_idle(pilot)
+        assert not app.query(CompactionCard)
+        errors = [n.text for n in app.query(Note) if n.level == "error"]
+        assert errors and "/compact: nothing to compact yet" in errors[-1]
+        assert not app.query(UserMessage).last().has_class("-unanswered")
