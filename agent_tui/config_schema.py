@@ -64,6 +64,10 @@ SCHEMA: dict[str, Any] = {
             "properties": {
                 "max_rounds": {"type": "integer", "minimum": 1, "maximum": 1000},
                 "instructions_files": {"type": "array", "items": {"type": "string"}},
+                # Compaction: when the summary replaces older turns; it goes to the model already
+                # chosen, so a workspace may tune it like max_rounds.
+                "compact_at": {"type": "number", "minimum": 0, "maximum": 1, WORKSPACE: ANY},
+                "compact_keep": {"type": "integer", "minimum": 1, "maximum": 100, WORKSPACE: ANY},
             },
         },
         "tools": {

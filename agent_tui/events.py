@@ -210,3 +210,18 @@ class TurnFinished(Event):
     rounds: int
     usage: Usage
     cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class ConversationCompacted(Event):
+    """Older turns were replaced by a model-written summary (``/compact``, or automatically near
+    the context window). Only what is sent changed: the session file keeps every message."""
+
+    type: ClassVar[str] = "conversation_compacted"
+    summary: str
+    replaced: int  # messages the summary stands for (the compaction's ``upto``)
+    automatic: bool
+    # The estimate before and after, in tokens: of the next request when automatic, of the
+    # conversation alone for /compact (which has no request of its own to size).
+    tokens_before: int
+    tokens_after: int

@@ -24,6 +24,7 @@ from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.loop import Agent
 from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.approvals.protected import PROTECTED_NOTE
+from agent_tui.compaction.run import compaction_note
 from agent_tui.config import endpoint_notice
 from agent_tui.errors import ApprovalRequired
 from agent_tui.text_safety import escape_json, one_line, visible
@@ -141,6 +142,8 @@ class _Printer:
             self.out.write(visible(event.message.rstrip("\n")) + "\n")
         elif isinstance(event, ev.Notice):
             self.err.write(f"note: {visible(event.text)}\n")
+        elif isinstance(event, ev.ConversationCompacted):
+            self.err.write(f"note: {compaction_note(event)}\n")
         elif isinstance(event, ev.ContextPruned):
             # Every request that leaves something out says so, not only a turn's first.
             left_out = ", ".join(event.dropped + event.shrunk)
@@ -182,6 +185,8 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
         _add_pruned(summary.pruned, event.dropped + event.shrunk)
     elif isinstance(event, ev.Notice):
         summary.notices.append(event.text)
+    elif isinstance(event, ev.ConversationCompacted):
+        summary.notices.append(compaction_note(event))
     elif isinstance(event, ev.CommandHandled):
         summary.text = event.message
     elif isinstance(event, ev.TurnFinished):

@@ -95,7 +95,8 @@ def test_every_request_that_prunes_tool_outputs_says_so(
         for n in range(rounds)
     ]
     fake_llm.set_script([*script, {"text": "done"}])
-    rc = "[model]\ncontext_window = 9000\nmax_tokens = 500\n[agent]\nmax_rounds = 40\n"
+    # compact_at = 0: pruning alone (compaction before pruning: tests/test_headless_compaction.py)
+    rc = "[model]\ncontext_window = 9000\nmax_tokens = 500\n[agent]\nmax_rounds = 40\ncompact_at = 0\n"
     proc = run(ws, fake_llm, api, "-p", "read it again and again", rc=rc)
     assert proc.returncode == 0, proc.stderr
     pruned_requests = [n for n, r in enumerate(fake_llm.requests, 1) if ELIDED in json.dumps(r)]

@@ -24,6 +24,7 @@ from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
+from agent_tui.compaction.run import auto_compact
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
@@ -77,6 +78,7 @@ class _TurnState:
     final_text: str = ""
     stop_reason: str = ""
     called_tools: bool = False
+    answered: bool = False  # an assistant message of this turn is in the conversation
     round_limit: int = 25
 
 
@@ -161,8 +163,17 @@ class Agent:
             return
         if plan.local_result is not None:
             result = plan.local_result
+            usage = Usage()
+            if result.events is not None:  # a command that works through the model (/compact)
+                try:
+                    async for event in result.events():
+                        if isinstance(event, ev.UsageUpdated):
+                            usage = add_usage(usage, event.usage)
+                        yield event
+                except AgentError as exc:
+                    yield ev.ErrorEvent(f"/{plan.command}: {exc}", exit_code=exc.exit_code)
             yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
-            yield ev.TurnFinished("", "local_command", 0, Usage())
+            yield ev.TurnFinished("", "local_command", 0, usage)
             return
         yield ev.TurnStarted(
             plan.text, plan.participant, plan.command, tuple(r.label for r in plan.references)
@@ -202,8 +213,8 @@ class Agent:
             yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
         finally:
             self._answer_unanswered()
-            added = self.conversation.messages[len(checkpoint) :]
-            if not any(m.role == "assistant" for m in added):
+            # A flag, not the messages after the checkpoint: a compaction shortens the list.
+            if not state.answered:
                 self.conversation.restore(checkpoint)
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
@@ -224,6 +235,12 @@ class Agent:
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         overflow: ContextOverflow | None = None  # the server's "too long", once retried
         while True:
+            # Near the window (or the smaller one a "too long" revealed) a summary of the older
+            # turns comes before pruning drops them.
+            async for event in auto_compact(self, plan.system_prompt, tools_chars):
+                if isinstance(event, ev.UsageUpdated):
+                    state.usage = add_usage(state.usage, event.usage)
+                yield event
             # Every request is built from the conversation as it is now: nothing else holds
             # "what was said", so a request can neither miss nor repeat part of it.
             try:
@@ -266,6 +283,7 @@ class Agent:
                 partial = assembler.message(None)
                 if not partial.is_empty_answer:
                     self.conversation.append(partial)
+                    state.answered = True
                 raise
             break
         self.budget.observe(self.model, built, assembler.usage)
@@ -289,6 +307,7 @@ class Agent:
             )
         else:
             self.conversation.append(message)
+            state.answered = True
         if assembler.text:
             state.final_text = assembler.partial_text
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)

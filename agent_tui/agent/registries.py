@@ -13,6 +13,7 @@ from typing import Any
 from agent_tui.commands.builtin import register_builtin_commands
 from agent_tui.commands.prompt_files import register_prompt_files, register_templates
 from agent_tui.commands.registry import CommandRegistry
+from agent_tui.compaction.command import register_compact_command
 from agent_tui.participants.builtin import builtin_participants, register_user_participants
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.paths import user_prompts_dir
@@ -62,5 +63,6 @@ def default_registries(config: Any) -> tuple[CommandRegistry, ParticipantRegistr
     )
     register_user_participants(config, participants, commands)
     register_builtin_commands(commands)
+    register_compact_command(commands)
     _register_optional(commands, "agent_tui.commands.approvals_cmds", "register_approval_commands")
     return commands, participants

@@ -7,7 +7,7 @@ A handler returns a ``CommandResult``: text to show, a prompt to send to the mod
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,12 +32,15 @@ class CommandResult:
         action: a UI action name for the TUI ("clear", "new", "exit", "open_tool_picker",
             "pick_model", "open_approvals", "trust"); headless reports UI-only actions as unavailable.
         data: extra values for the action.
+        events: work the agent runs as this turn, passing on its events (``/compact`` asks the
+            model for a summary); the TUI and headless both run it through ``Agent.run``.
     """
 
     message: str = ""
     prompt: str | None = None
     action: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    events: Callable[[], AsyncIterator[Any]] | None = None
 
 
 Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]

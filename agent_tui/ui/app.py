@@ -262,9 +262,10 @@ class AgentApp(App[int]):
                     return
                 args, text = f"{args} {extra}".strip(), f"{text} {extra}"
                 await self.transcript.add(Note(f"Running {text}"))
-        if result.prompt is not None:
+        if result.prompt is not None or result.events is not None:
             # A prompt command: the agent's turn planner runs it again and applies its routing
-            # (participant, tool subset) that sending result.prompt alone would lose.
+            # (participant, tool subset) that sending result.prompt alone would lose. A command
+            # that works through the model (/compact) runs as a turn too, drawn by TurnView.
             await self._run_turn(text)
             return
         if result.action:
@@ -295,7 +296,7 @@ class AgentApp(App[int]):
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
-        said = len(self.agent.conversation.messages)
+        said = self.agent.conversation.checkpoint()
         turn_events = self.agent.run(text)
         try:
             async for event in turn_events:
@@ -322,7 +323,9 @@ class AgentApp(App[int]):
             # agent's cleanup (cancelling its tool calls) runs before the app goes.
             await turn_events.aclose()
             if not self.tearing_down:
-                if len(self.agent.conversation.messages) == said:  # the agent undid the turn
+                # Compared whole, not by length: a compaction changes the length too.
+                if self.agent.conversation.messages == said and not view.local:
+                    # the agent undid the turn
                     self._mark_unanswered()
                 self._set_busy(False)
                 self.title = APP_TITLE

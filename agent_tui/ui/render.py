@@ -9,6 +9,7 @@ from agent_tui import events as ev
 from agent_tui.agent.call_progress import progress_message
 from agent_tui.agent.loop import CONTINUE_PROMPT
 from agent_tui.ui.widgets.assistant import AssistantMessage
+from agent_tui.ui.widgets.compaction_card import CompactionCard
 from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
@@ -28,6 +29,7 @@ class TurnView:
         self.answer: AssistantMessage | None = None
         self.finished: ev.TurnFinished | None = None
         self.pruned = ""  # what the last pruning note said was left out
+        self.local = False  # a command answered without a model turn (/compact): nothing to undo
 
     async def _answer(self) -> AssistantMessage:
         if self.answer is None:
@@ -103,6 +105,9 @@ class TurnView:
                 await self.end_answer()
                 text = f"Context trimmed to fit (request {event.round}): left out {left_out}"
                 await self.transcript.add(Note(text, "warning"))
+        elif isinstance(event, ev.ConversationCompacted):
+            await self.end_answer()
+            await self.transcript.add(CompactionCard(event))
         elif isinstance(event, ev.ErrorEvent):
             await self.end_answer()
             self._drop_streaming()
@@ -114,6 +119,7 @@ class TurnView:
             )
             await self.transcript.add(error)
         elif isinstance(event, ev.TurnFinished):
+            self.local = event.stop_reason == "local_command"
             await self.end_answer()
             self._drop_streaming()
             self.finished = event

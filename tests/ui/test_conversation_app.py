@@ -125,6 +125,7 @@ async def test_every_request_that_prunes_shows_a_note(workspace: Path) -> None:
     ]
     with FakeLLM([*script, {"text": "done"}]) as fake:
         agent = fake_agent(workspace, fake, "openai", context_window=9000, max_tokens=500)
+        agent.deps.config.raw.setdefault("agent", {})["compact_at"] = 0  # pruning alone
         app = AgentApp(agent)
         async with app.run_test(size=(100, 32)) as pilot:
             await send(pilot, "read it again and again")

@@ -1,0 +1,177 @@
+"""Compact the conversation: ``/compact [focus]`` and automatically near the context window.
+
+``compact`` asks the model for a summary of the older part (``summarize``), puts it in place of
+that part (``Conversation.compact``) and yields the events: the summary request's usage, then
+``ConversationCompacted``. Only what is sent changes; the session file keeps every message.
+
+Automatic compaction (``auto_compact``) runs before a request is built, when the estimate of the
+whole conversation passes ``[agent] compact_at`` of the window or would make the budget prune,
+whichever comes first: a summary keeps more than pruning, which drops old turns whole. When the
+summary request fails, pruning does the job and a notice says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from agent_tui import events as ev
+from agent_tui.agent.pricing import add_usage, cost_usd
+from agent_tui.agent.prompt import (
+    CHARS_PER_TOKEN,
+    estimate_tokens,
+    message_tokens,
+    split_attachments,
+    starts_turn,
+)
+from agent_tui.compaction.boundary import compaction_point
+from agent_tui.compaction.summarize import request_summary, summary_request
+from agent_tui.conversation import SUMMARY_HEADER, Message, TextBlock
+from agent_tui.errors import ProviderError, UsageError
+from agent_tui.plural import plural
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
+
+DEFAULT_COMPACT_AT = 0.85
+DEFAULT_KEEP = 2
+# An automatic compaction must take away at least this share of the request to be worth a call.
+MIN_GAIN = 0.25
+FAILED_KEY = "compaction_failed_for"  # in SessionState.extras
+MAX_REQUEST_CHARS = 8_000
+REQUEST_MARKER = "The user's request this turn is working on (verbatim):\n"
+
+
+@dataclass(frozen=True)
+class CompactionSettings:
+    compact_at: float = DEFAULT_COMPACT_AT  # share of the window; 0 turns automatic off
+    keep: int = DEFAULT_KEEP  # user turns (in one long turn: rounds) kept verbatim
+
+    @classmethod
+    def from_config(cls, raw: dict[str, Any]) -> CompactionSettings:
+        agent = raw.get("agent", {})
+        return cls(
+            float(agent.get("compact_at", DEFAULT_COMPACT_AT)),
+            int(agent.get("compact_keep", DEFAULT_KEEP)),
+        )
+
+
+def _estimate(messages: list[Message], system: str, tools_chars: int, scale: float) -> int:
+    fixed = estimate_tokens(system) + -(-tools_chars // CHARS_PER_TOKEN)
+    return int((fixed + sum(message_tokens(m) for m in messages)) * scale)
+
+
+async def compact(
+    agent: Agent,
+    focus: str = "",
+    *,
+    automatic: bool = False,
+    system: str = "",
+    tools_chars: int = 0,
+) -> AsyncIterator[ev.Event]:
+    """Replace the older part of the conversation with a summary, yielding the events.
+
+    Args:
+        agent: the session (its conversation, model, provider and context budget).
+        focus: what the summary should concentrate on (``/compact <focus>``).
+        automatic: started by the window filling up, not by the user.
+        system, tools_chars: the next request's system prompt and tool schemas, for the estimate.
+
+    Raises:
+        UsageError: nothing to compact yet (too few turns).
+        ProviderError: the summary request failed; the conversation is unchanged.
+    """
+    settings = CompactionSettings.from_config(agent.deps.config.raw)
+    messages = list(agent.conversation.messages)
+    upto = compaction_point(messages, settings.keep)
+    if upto is None:
+        raise UsageError(
+            f"nothing to compact yet: the last {plural(settings.keep, 'turn')} are kept as they "
+            "are ([agent] compact_keep)"
+        )
+    model = agent.model
+    scale = agent.budget.token_scale.get(model.name, 1.0)
+    before = _estimate(messages, system, tools_chars, scale)
+    request = summary_request(model, agent.budget.window(model), messages[:upto], focus, scale)
+    summary = await request_summary(agent.deps.provider, request)
+    agent.total_usage = add_usage(agent.total_usage, summary.usage)
+    yield ev.UsageUpdated(summary.usage, agent.total_usage, cost_usd(model.name, agent.total_usage))
+    if agent.conversation.messages[:upto] != messages[:upto]:
+        raise ProviderError("the conversation changed while it was being summarised; not compacted")
+    # The event carries exactly what compact() was given: a session replays it from the event.
+    text = summary.text + _request_kept(messages, upto)
+    agent.conversation.compact(upto, text)
+    after = _estimate(list(agent.conversation.messages), system, tools_chars, scale)
+    yield ev.ConversationCompacted(text, upto, automatic, before, after)
+
+
+def _request_kept(messages: list[Message], upto: int) -> str:
+    """The current turn's request, verbatim, when the cut lands inside that turn.
+
+    A long ``-p`` run is one turn: its request would otherwise survive only as the model's
+    paraphrase. Attachments and an earlier summary stay out (the summary covers them).
+    """
+    start = next((i for i in range(len(messages) - 1, -1, -1) if starts_turn(messages[i])), None)
+    if start is None or start >= upto:
+        return ""
+    request, _ = split_attachments(messages[start])
+    # An earlier compaction inside this turn left the request after its own summary.
+    text = "\n".join(
+        b.text.partition(REQUEST_MARKER)[2] if b.text.startswith(SUMMARY_HEADER) else b.text
+        for b in request.content
+        if isinstance(b, TextBlock)
+    ).strip()
+    if not text:
+        return ""
+    if len(text) > MAX_REQUEST_CHARS:
+        text = text[:MAX_REQUEST_CHARS] + " […]"
+    return f"\n\n{REQUEST_MARKER}{text}"
+
+
+def _pruning_limit(agent: Agent) -> int:
+    window = agent.budget.window(agent.model)
+    return window - min(agent.model.max_tokens, window // 2)  # as ContextBudget.build reserves
+
+
+async def auto_compact(agent: Agent, system: str, tools_chars: int) -> AsyncIterator[ev.Event]:
+    """Compact first when the next request passes ``compact_at`` of the window or would prune.
+
+    Yields nothing when there is no need or nothing worth replacing; a failed summary request
+    yields a notice and leaves the conversation to pruning (tried once per user turn).
+    """
+    settings = CompactionSettings.from_config(agent.deps.config.raw)
+    if settings.compact_at <= 0:
+        return
+    messages = list(agent.conversation.messages)
+    scale = agent.budget.token_scale.get(agent.model.name, 1.0)
+    estimate = _estimate(messages, system, tools_chars, scale)
+    window = agent.budget.window(agent.model)
+    if estimate <= min(int(window * settings.compact_at), _pruning_limit(agent)):
+        return
+    upto = compaction_point(messages, settings.keep)
+    if upto is None or _estimate(messages[:upto], "", 0, scale) < estimate * MIN_GAIN:
+        return
+    # The request that started this turn: a failed summary request is not tried again before
+    # the next one (a provider that is down would otherwise be asked every round).
+    request = next((m for m in reversed(messages) if starts_turn(m)), None)
+    extras = agent.deps.session.extras
+    if request is not None and extras.get(FAILED_KEY) is request:
+        return
+    try:
+        async for event in compact(agent, automatic=True, system=system, tools_chars=tools_chars):
+            yield event
+    except (ProviderError, UsageError) as exc:
+        extras[FAILED_KEY] = request
+        yield ev.Notice(
+            f"Automatic compaction failed ({exc}); older context is pruned instead.", "warning"
+        )
+
+
+def compaction_note(event: ev.ConversationCompacted) -> str:
+    """The one-line note of a compaction (TUI card title, ``note:`` line, json ``notices``)."""
+    why = "Context near the window: compacted automatically" if event.automatic else "Compacted"
+    return (
+        f"{why}: {plural(event.replaced, 'earlier message')} replaced by a summary "
+        f"(about {event.tokens_before:,} → {event.tokens_after:,} tokens)"
+    )

@@ -1,0 +1,124 @@
+"""Automatic compaction in a long ``agent-tui -p`` run (issue 12 §3), real processes, both APIs.
+
+Every scripted turn carries a text and a tool call, so whichever turn the summary request is
+answered with, its text is the summary: the test finds the summary request by what it was sent
+(the prompt template) rather than by a count that would shift with the system prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_tui.agent.prompt import ELIDED
+from agent_tui.resources import data_dir
+from tests.fakes.llm_server import FakeLLM
+from tests.fakes.validate import problems
+from tests.helpers import run_cli
+
+KEY = "sk-test-compaction"
+APIS = ["anthropic", "openai"]
+ROUNDS = 16
+RC = (
+    "[model]\ncontext_window = 12000\nmax_tokens = 500\nmax_retries = 0\n[agent]\nmax_rounds = 40\n"
+)
+REQUEST = "read every part file and report REQUEST-MARK-7"
+
+
+def run(ws: Path, fake: FakeLLM, api: str, *args: str) -> subprocess.CompletedProcess[str]:
+    home = ws.parent / "home"
+    home.mkdir(exist_ok=True)
+    (home / ".agentrc").write_text(RC)
+    url = fake.url if api == "anthropic" else fake.openai_url
+    env = {
+        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
+        "HOME": str(home),
+        "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
+        "ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY": KEY,
+    }
+    flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
+    return run_cli(ws, *flags, *args, env=env, timeout=90)
+
+
+def script() -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = [
+        {
+            "text": f"SUMMARY-{n}: reading the part files, {n} read so far.",
+            "tool_calls": [{"id": f"r{n}", "name": "read_file", "input": {"path": f"part{n}.txt"}}],
+        }
+        for n in range(ROUNDS)
+    ]
+    # Summary requests take turns too: enough final answers for however many there are.
+    return [*turns, *[{"text": "all parts read"}] * 4]
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    path.mkdir()
+    for n in range(ROUNDS):
+        lines = "".join(f"PART-{n}-MARK line {k} of this part\n" for k in range(120))
+        (path / f"part{n}.txt").write_text(lines)
+    return path
+
+
+def is_summary_request(body: dict[str, Any]) -> bool:
+    first_line = (data_dir("prompts") / "compact.md").read_text().splitlines()[0]
+    return first_line in json.dumps(body)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_long_run_compacts_before_pruning_and_says_so(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    fake_llm.set_script(script())
+    proc = run(ws, fake_llm, api, "-p", REQUEST)
+    assert proc.returncode == 0, proc.stderr
+    requests = fake_llm.requests
+    summaries = [n for n, body in enumerate(requests) if is_summary_request(body)]
+    assert summaries, "the run never compacted"
+    first = summaries[0]
+    # Compaction came first: no request before it had anything pruned.
+    assert not any(ELIDED in json.dumps(body) for body in requests[:first])
+    asked = json.dumps(requests[first], ensure_ascii=False)
+    assert "PART-0-MARK" in asked and REQUEST in asked and "tools" not in requests[first]
+    # The request after it: the summary (and the request verbatim) instead of the old rounds.
+    after = json.dumps(requests[first + 1], ensure_ascii=False)
+    summary = script()[first]["text"]  # one request per turn: request n got turn n
+    assert summary in after and "PART-0-MARK" not in after and REQUEST in after
+    assert "Summary of the earlier conversation" in after
+    for body in requests:
+        assert problems(body, api) == []
+    notes = [line for line in proc.stderr.splitlines() if "compacted automatically" in line]
+    assert notes and all(line.startswith("note: Context near the window") for line in notes)
+    assert len(notes) == len(summaries)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_long_run_reports_compaction_in_json_notices(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    fake_llm.set_script(script())
+    proc = run(ws, fake_llm, api, "-p", REQUEST, "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    compacted = [n for n in result["notices"] if "compacted automatically" in n]
+    assert compacted and all("replaced by a summary" in n for n in compacted)
+    summaries = sum(is_summary_request(body) for body in fake_llm.requests)
+    assert len(compacted) == summaries
+    assert result["result"] == "all parts read"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_compact_as_a_headless_command_on_a_fresh_session_says_there_is_nothing(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    proc = run(ws, fake_llm, api, "-p", "/compact", "--output-format", "json")
+    assert proc.returncode == 2
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["errors"] and "nothing to compact yet" in result["errors"][0]
+    assert fake_llm.requests == []
