@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,6 +68,7 @@ class AgentDeps:
     participants: ParticipantRegistry
     references: ReferenceRegistry = field(default_factory=builtin_reference_registry)
     mcp: Any = None  # agent_tui.mcp.manager.McpManager, or None when no server is configured
+    checkpoints: Any = None  # agent_tui.checkpoints.Checkpoints: file snapshots for /undo, /rewind
 
 
 @dataclass
@@ -92,6 +93,9 @@ class Agent:
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
         self.interactive = True
+        # Called with events that happen outside a turn (/undo and /rewind in the app).
+        self.listeners: list[Callable[[ev.Event], None]] = []
+        self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
 
     def start(self) -> None:
         """Start background services (MCP servers); call inside the running event loop."""
@@ -127,6 +131,18 @@ class Agent:
     def reset(self) -> None:
         """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
         self.conversation.clear()
+        if self.deps.checkpoints is not None:
+            self.deps.checkpoints.new_run()  # its turn numbers start again
+
+    def publish(self, event: ev.Event) -> None:
+        """Tell the listeners about an event that happened outside a turn."""
+        for listener in self.listeners:
+            listener(event)
+
+    def rewind_conversation(self, to: int) -> ev.ConversationRewound:
+        """Drop the conversation from message ``to`` on (/rewind); returns the event to report."""
+        self.conversation.truncate(to)
+        return ev.ConversationRewound(to)
 
     async def set_model(self, model: ModelConfig, provider: Provider) -> None:
         """Switch model (``/model``): MCP sampling follows, and the old connection is closed."""
@@ -161,6 +177,8 @@ class Agent:
             return
         if plan.local_result is not None:
             result = plan.local_result
+            for event in result.events:
+                yield event
             yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
             yield ev.TurnFinished("", "local_command", 0, Usage())
             return
@@ -172,8 +190,14 @@ class Agent:
         # The conversation is the one source of every request (see _round); a turn the model
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
+        # A conversation cut by /rewind (or loaded) may end on calls without results.
+        self._answer_unanswered()
         checkpoint = self.conversation.checkpoint()
         self.conversation.append_user(request_message(plan.text, plan.references))
+        self.last_prompt_index = len(self.conversation.messages) - 1
+        files = self.deps.checkpoints
+        if files is not None:
+            files.begin_turn(self.last_prompt_index, text)
         cancelled = True
         try:
             while True:
@@ -205,6 +229,8 @@ class Agent:
             added = self.conversation.messages[len(checkpoint) :]
             if not any(m.role == "assistant" for m in added):
                 self.conversation.restore(checkpoint)
+            if files is not None:
+                files.end_turn()
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
         )

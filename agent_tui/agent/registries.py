@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 from agent_tui.commands.builtin import register_builtin_commands
+from agent_tui.commands.checkpoint_cmds import register_checkpoint_commands
 from agent_tui.commands.prompt_files import register_prompt_files, register_templates
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.participants.builtin import builtin_participants, register_user_participants
@@ -62,5 +63,6 @@ def default_registries(config: Any) -> tuple[CommandRegistry, ParticipantRegistr
     )
     register_user_participants(config, participants, commands)
     register_builtin_commands(commands)
+    register_checkpoint_commands(commands)
     _register_optional(commands, "agent_tui.commands.approvals_cmds", "register_approval_commands")
     return commands, participants

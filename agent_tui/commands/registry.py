@@ -32,12 +32,14 @@ class CommandResult:
         action: a UI action name for the TUI ("clear", "new", "exit", "open_tool_picker",
             "pick_model", "open_approvals", "trust"); headless reports UI-only actions as unavailable.
         data: extra values for the action.
+        events: events the command caused (e.g. ``CheckpointRestored``), yielded by the turn.
     """
 
     message: str = ""
     prompt: str | None = None
     action: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    events: tuple[Any, ...] = ()  # agent_tui.events.Event
 
 
 Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]

@@ -1,0 +1,132 @@
+"""What a terminal command changed in the tracked files, and what they held before it ran.
+
+Before a command: ``git status`` lists the tracked files already changed (dirty); those not yet in
+the turn's checkpoint are copied into memory (bounded). After it: ``git status`` again. A file
+clean before and changed after held, before the command, what the index holds (``git show :path``);
+a dirty one held the copy. Every git run goes through :class:`SafeGit` (no hooks, filters, fsmonitor
+or pagers the repository configured). Untracked files, ignored files and anything outside the
+workspace are not followed: /undo says so.
+"""
+
+from __future__ import annotations
+
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent_tui.checkpoints.store import file_state
+from agent_tui.errors import ToolError
+from agent_tui.tools.fs_util import new_file_mode
+from agent_tui.tools.git_safe import SafeGit
+
+# Copies of dirty files kept in memory while a command runs: a bound on count and bytes.
+MAX_DIRTY_FILES = 500
+MAX_DIRTY_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class DirtyCopy:
+    """A tracked file already changed before the command: its state, and its bytes if copied."""
+
+    state: str
+    data: bytes | None
+    mode: int | None
+
+
+@dataclass
+class CommandWatch:
+    """What was known before a command ran."""
+
+    git: SafeGit
+    top: Path
+    dirty: dict[Path, DirtyCopy] = field(default_factory=dict)
+
+
+def open_repo(workspace: Path) -> tuple[SafeGit, Path] | None:
+    """The workspace's git repository (runner, top folder), or None when there is none."""
+    git = SafeGit(workspace)
+    try:
+        top = git.work_tree(workspace)
+    except ToolError:  # git missing, or core.worktree points elsewhere: not followed
+        return None
+    return None if top is None else (git, top)
+
+
+def changed_tracked(git: SafeGit, top: Path) -> set[Path]:
+    """Tracked files under git's cwd that differ from HEAD (staged or not), as absolute paths."""
+    found = git.run(
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=no",
+        "--ignore-submodules=all",
+        "--",
+        ".",
+    )
+    if found.code != 0:
+        return set()
+    paths: set[Path] = set()
+    parts = found.out.split("\0")
+    index = 0
+    while index < len(parts):
+        item = parts[index]
+        index += 1
+        if len(item) < 4:
+            continue
+        paths.add(top / item[3:])
+        if item[0] in "RC":  # a rename or copy: the next field is where it came from
+            if index < len(parts) and parts[index]:
+                paths.add(top / parts[index])
+            index += 1
+    return paths
+
+
+def watch_before(workspace: Path, skip: set[Path], max_file_bytes: int) -> CommandWatch | None:
+    """Note the dirty tracked files before a command; copy those not in ``skip`` (bounded)."""
+    repo = open_repo(workspace)
+    if repo is None:
+        return None
+    git, top = repo
+    watch = CommandWatch(git, top)
+    budget = MAX_DIRTY_BYTES
+    for path in sorted(changed_tracked(git, top)):
+        if path in skip or len(watch.dirty) >= MAX_DIRTY_FILES:
+            continue
+        try:
+            st = path.lstat()
+        except OSError:
+            watch.dirty[path] = DirtyCopy(file_state(path), None, None)
+            continue
+        data: bytes | None = None
+        if stat.S_ISREG(st.st_mode) and st.st_size <= min(max_file_bytes, budget):
+            data = path.read_bytes()
+            budget -= len(data)
+        watch.dirty[path] = DirtyCopy(file_state(path), data, stat.S_IMODE(st.st_mode))
+    return watch
+
+
+def index_content(git: SafeGit, top: Path, path: Path) -> tuple[bytes, int] | None:
+    """What the index holds for ``path``: (bytes, mode), or None when it holds no file there."""
+    relative = path.relative_to(top).as_posix()
+    listed = git.run("ls-files", "-s", "-z", "--", f":(literal){relative}")
+    fields = listed.out.split("\0")[0].split(" ", 2) if listed.code == 0 else []
+    if len(fields) < 3 or fields[0] not in ("100644", "100755"):
+        return None  # not in the index, a symlink or a submodule: not restored from here
+    code, data = git.run_bytes("cat-file", "blob", fields[1])
+    if code != 0:
+        return None
+    return data, worktree_mode(path, executable=fields[0] == "100755")
+
+
+def worktree_mode(path: Path, *, executable: bool) -> int:
+    """The mode a clean file had: git records only the exec bit, so the file's own other bits are
+    kept when its exec bit still matches (a command like ``sed -i`` keeps them), else the bits git
+    checks files out with under this umask."""
+    try:
+        current = stat.S_IMODE(path.lstat().st_mode)
+        if bool(current & 0o100) == executable:
+            return current
+    except OSError:
+        pass
+    plain = new_file_mode()  # 0o666 under the umask
+    return plain | ((plain & 0o444) >> 2) if executable else plain
