@@ -25,6 +25,7 @@ from agent_tui.checkpoints.targets import (
     typed_text,
     undo_targets,
 )
+from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import MarkdownNote, Note, UserMessage
 
 if TYPE_CHECKING:
@@ -75,7 +76,9 @@ class RewindFlow:
         if report is not None:
             app.agent.publish(ev.CheckpointRestored(report.files, None))
 
-    async def _restore(self, records: list[TurnRecord], force: bool) -> UndoReport | None:
+    async def _restore(
+        self, records: list[TurnRecord], force: bool, *, show: bool = True
+    ) -> UndoReport | None:
         """Undo ``records`` (newest first), asking about hand edits; None when cancelled."""
         from agent_tui.ui.screens.undo_conflicts import UndoConflictsScreen
 
@@ -91,7 +94,8 @@ class RewindFlow:
                 return None
             overwrite = answer == "overwrite"
         report = apply_undo(plan, overwrite=overwrite)
-        await app.transcript.add(MarkdownNote(describe(report, records)))
+        if show:
+            await app.transcript.add(MarkdownNote(describe(report, records)))
         return report
 
     # ---- /rewind -------------------------------------------------------------------------
@@ -112,15 +116,14 @@ class RewindFlow:
         index, choice = picked
         text = dict(found)[index]
         files: tuple[str, ...] = ()
+        said = "No file was changed from that prompt on."
         if choice in ("code", "both"):
             records = rewind_targets(agent, index)
             if records:
-                report = await self._restore(records, False)
+                report = await self._restore(records, False, show=False)
                 if report is None:
                     return  # cancelled: the conversation stays too
-                files = report.files
-            else:
-                await app.transcript.add(Note("No file was changed from that prompt on."))
+                files, said = report.files, describe(report, records)
         to: int | None = None
         if choice in ("conversation", "both"):
             to = index
@@ -128,6 +131,8 @@ class RewindFlow:
             await self._redraw(index)
             app.prompt_input.load_text(text)
             app.prompt_input.focus()
+        if choice in ("code", "both"):
+            await app.transcript.add(MarkdownNote(said))  # after the redraw, which cuts notes
         agent.publish(ev.CheckpointRestored(files, to))
 
     def _files_from(self, index: int) -> int:
@@ -156,5 +161,5 @@ class RewindFlow:
             if message.role == "user":
                 records.append(partial(UserMessage, text))
             else:
-                records.append(partial(MarkdownNote, text))
+                records.append(partial(AssistantMessage, text, frozen=True))
         return records

@@ -209,3 +209,11 @@ def test_undo_in_a_folder_without_git_says_what_commands_did_cannot_be_undone(
     assert "not a git repository" in proc.stdout and "echo b >> notes.txt" in proc.stdout
     assert (ws / "notes.txt").read_text() == "a\nb\n"
     assert os.listdir(ws) == ["notes.txt"]  # no checkpoint inside the workspace
+
+
+def test_rewind_needs_the_app_and_says_so(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    proc = agent(ws, home, fake_llm, "/rewind")
+    assert proc.returncode == 2 and "only in the app" in proc.stderr
+    assert fake_llm.requests == []
