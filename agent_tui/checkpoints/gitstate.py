@@ -1,10 +1,10 @@
 """What a terminal command changed in the tracked files, and what they held before it ran.
 
 Before a command: ``git status`` lists the tracked files already changed (dirty); those not yet in
-the turn's checkpoint are copied into memory (bounded). After it: ``git status`` again. A file
-clean before and changed after held, before the command, what the index holds (``git show :path``);
-a dirty one held the copy. Every git run goes through :class:`SafeGit` (no hooks, filters, fsmonitor
-or pagers the repository configured). Untracked files, ignored files and anything outside the
+the turn's checkpoint are copied into memory (bounded). After it: ``git status`` again, and the
+files between the old and new HEAD when the command committed or reset. A file clean before held
+what HEAD held then; a dirty one held the copy. Every git run goes through :class:`SafeGit` (no
+hooks, filters, fsmonitor or pagers the repository configured). Untracked files, ignored files and anything outside the
 workspace are not followed: /undo says so.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from agent_tui.checkpoints.store import file_state
 from agent_tui.errors import ToolError
 from agent_tui.tools.fs_util import new_file_mode
-from agent_tui.tools.git_safe import SafeGit
+from agent_tui.tools.git_safe import DIFF_FLAGS, SafeGit
 
 # Copies of dirty files kept in memory while a command runs: a bound on count and bytes.
 MAX_DIRTY_FILES = 500
@@ -39,6 +39,7 @@ class CommandWatch:
 
     git: SafeGit
     top: Path
+    head: str | None = None  # the commit HEAD named (None: no commit yet)
     dirty: dict[Path, DirtyCopy] = field(default_factory=dict)
 
 
@@ -87,7 +88,7 @@ def watch_before(workspace: Path, skip: set[Path], max_file_bytes: int) -> Comma
     if repo is None:
         return None
     git, top = repo
-    watch = CommandWatch(git, top)
+    watch = CommandWatch(git, top, head_commit(git))
     budget = MAX_DIRTY_BYTES
     for path in sorted(changed_tracked(git, top)):
         if path in skip or len(watch.dirty) >= MAX_DIRTY_FILES:
@@ -105,17 +106,43 @@ def watch_before(workspace: Path, skip: set[Path], max_file_bytes: int) -> Comma
     return watch
 
 
-def index_content(git: SafeGit, top: Path, path: Path) -> tuple[bytes, int] | None:
-    """What the index holds for ``path``: (bytes, mode), or None when it holds no file there."""
+def committed_content(
+    git: SafeGit, head: str | None, top: Path, path: Path
+) -> tuple[bytes, int] | None:
+    """What commit ``head`` holds at ``path``: (bytes, mode), or None when it holds no file there.
+
+    A tracked file that ``git status`` did not list before the command was the same in the work
+    tree, the index and HEAD; HEAD is read (not the index) since the command may have staged,
+    committed or reset things since.
+    """
+    if head is None:
+        return None
     relative = path.relative_to(top).as_posix()
-    listed = git.run("ls-files", "-s", "-z", "--", f":(literal){relative}")
-    fields = listed.out.split("\0")[0].split(" ", 2) if listed.code == 0 else []
-    if len(fields) < 3 or fields[0] not in ("100644", "100755"):
-        return None  # not in the index, a symlink or a submodule: not restored from here
-    code, data = git.run_bytes("cat-file", "blob", fields[1])
+    listed = git.run("ls-tree", "-z", head, "--", f":(literal){relative}")
+    fields = listed.out.split("\0")[0].split(None, 3) if listed.code == 0 else []
+    if len(fields) < 4 or fields[0] not in ("100644", "100755") or fields[1] != "blob":
+        return None  # not in that commit, a symlink or a submodule: not restored from here
+    code, data = git.run_bytes("cat-file", "blob", fields[2])
     if code != 0:
         return None
     return data, worktree_mode(path, executable=fields[0] == "100755")
+
+
+def head_commit(git: SafeGit) -> str | None:
+    found = git.run("rev-parse", "--verify", "-q", "HEAD^{commit}")
+    return found.out.strip() or None if found.code == 0 else None
+
+
+def changed_by_command(watch: CommandWatch) -> set[Path]:
+    """Tracked files that may differ from before the command: dirty now, dirty before, or changed
+    between the commit HEAD was and the one it is now (the command committed or reset)."""
+    changed = changed_tracked(watch.git, watch.top) | set(watch.dirty)
+    head = head_commit(watch.git)
+    if watch.head is not None and head is not None and head != watch.head:
+        diff = watch.git.run("diff", "--name-only", "-z", *DIFF_FLAGS, watch.head, head, "--", ".")
+        if diff.code == 0:
+            changed |= {watch.top / name for name in diff.out.split("\0") if name}
+    return changed
 
 
 def worktree_mode(path: Path, *, executable: bool) -> int:

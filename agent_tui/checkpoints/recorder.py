@@ -41,7 +41,6 @@ from agent_tui.checkpoints.store import (
 )
 from agent_tui.errors import AgentError
 from agent_tui.paths import state_dir
-from agent_tui.state_files import private_dir
 from agent_tui.tools.base import Manifest, Prepared
 from agent_tui.tools.fs_util import human_size
 
@@ -136,8 +135,9 @@ class Checkpoints:
             return None
         if self._record is None:
             created = time.time_ns()
+            # The folder is made by the first save (0700 all the way up): a turn whose commands
+            # changed no tracked file leaves none.
             folder = self.folder / self.run_id / f"{self._turn:05d}-{created}"
-            private_dir(folder)
             prompt = self.prompts.get(self._turn, "")
             self._record = TurnRecord(folder, self.run_id, self._turn, prompt, created)
         return self._record
@@ -208,7 +208,7 @@ class Checkpoints:
             record.save()
             return
         record.commands.append(command)
-        changed = gitstate.changed_tracked(watch.git, watch.top) | set(watch.dirty)
+        changed = gitstate.changed_by_command(watch)
         for path in sorted(changed):
             if not path.is_relative_to(self.workspace):
                 continue
@@ -220,7 +220,8 @@ class Checkpoints:
                     continue
                 record.files[str(path)] = entry
             entry.after, entry.undone = now, False
-        record.save()
+        if record.files or record.untracked_commands:
+            record.save()
 
     def _command_entry(
         self, record: TurnRecord, watch: gitstate.CommandWatch, path: Path, now: str
@@ -239,12 +240,15 @@ class Checkpoints:
                     "and was too large to copy",
                 )
             return FileEntry(str(path), True, copy.mode, record.save_blob(copy.data))
-        indexed = gitstate.index_content(watch.git, watch.top, path)
-        if indexed is None:
+        committed = gitstate.committed_content(watch.git, watch.head, watch.top, path)
+        if committed is None:
             return FileEntry(
-                str(path), True, status=UNKNOWN, note="its earlier content is not in git's index"
+                str(path),
+                True,
+                status=UNKNOWN,
+                note="a command changed it and it was not in the last commit (untracked before?)",
             )
-        data, mode = indexed
+        data, mode = committed
         if len(data) > self.limits.max_file_bytes:
             limit = human_size(self.limits.max_file_bytes)
             return FileEntry(

@@ -74,8 +74,8 @@ def plan_undo(records: list[TurnRecord], workspace: Path) -> UndoPlan:
     for record in records:
         for entry in record.files.values():
             shown = shown_path(workspace, entry.path)
-            if entry.undone:
-                continue
+            if entry.undone or (entry.after is not None and entry.after == entry.before):
+                continue  # already put back, or the call left it as it was (a refused edit)
             if entry.status != SAVED:
                 plan.cannot.append(f"{shown}: {entry.note or 'not snapshotted'}")
                 continue

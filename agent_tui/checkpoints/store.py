@@ -116,8 +116,8 @@ class TurnRecord:
     def undone(self) -> bool:
         """Nothing is left to undo: every file is restored (or never could be) and /undo has
         reported the turn (a turn that only ran commands has nothing else to undo)."""
-        if not self.files:
-            return self.reported
+        if not self.files:  # only commands: worth a report when one ran where none is tracked
+            return self.reported or not self.untracked_commands
         return all(e.undone or e.status != SAVED for e in self.files.values())
 
     def save(self) -> None:

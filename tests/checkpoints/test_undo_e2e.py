@@ -66,7 +66,13 @@ def agent(ws: Path, home: Path, fake: FakeLLM, prompt: str, *extra: str) -> Any:
 
 def the_turn() -> list[dict[str, Any]]:
     return [
-        call("r1", "replace_string_in_file", path="a.py", old_string="return 1", new_string="return 2"),
+        call(
+            "r1",
+            "replace_string_in_file",
+            path="a.py",
+            old_string="return 1",
+            new_string="return 2",
+        ),
         call("c1", "create_file", path="new/sub/n.txt", content="brand new\n"),
         call("p1", "apply_patch", input=PATCH),
         call("t1", "run_in_terminal", command="sed -i s/xxx/yyy/ f.txt g.txt"),
@@ -139,9 +145,14 @@ def test_a_file_edited_by_hand_after_the_turn_is_skipped_with_a_note_then_force_
     assert "changed outside the agent" in result["result"] and "`x.txt`" in result["result"]
     assert "/undo force" in result["result"]
 
-    proc = agent(ws, home, fake_llm, "/undo force")
+    proc = agent(ws, home, fake_llm, "/undo force", "--output-format", "stream-json")
     assert proc.returncode == 0, proc.stderr
     assert (ws / "x.txt").read_bytes() == b"one\n"
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    restored = [line for line in lines if line["type"] == "checkpoint_restored"]
+    assert restored == [
+        {"type": "checkpoint_restored", "files": ["x.txt"], "conversation_to": None}
+    ]
 
 
 def test_a_file_over_the_size_limit_is_not_snapshotted_and_undo_says_so(
@@ -155,7 +166,9 @@ def test_a_file_over_the_size_limit_is_not_snapshotted_and_undo_says_so(
     fake_llm.set_script(
         [
             call("1", "replace_string_in_file", path="big.txt", old_string="big", new_string="BIG"),
-            call("2", "replace_string_in_file", path="small.txt", old_string="small", new_string="S"),
+            call(
+                "2", "replace_string_in_file", path="small.txt", old_string="small", new_string="S"
+            ),
             {"text": "ok"},
         ]
     )
@@ -180,7 +193,13 @@ def test_the_workspace_total_is_bounded_oldest_turns_go_first(
     for i in range(4):
         fake_llm.set_script(
             [
-                call("1", "replace_string_in_file", path=f"f{i}.txt", old_string=f"v{i}", new_string="w"),
+                call(
+                    "1",
+                    "replace_string_in_file",
+                    path=f"f{i}.txt",
+                    old_string=f"v{i}",
+                    new_string="w",
+                ),
                 {"text": "ok"},
             ]
         )
@@ -217,3 +236,40 @@ def test_rewind_needs_the_app_and_says_so(tmp_path: Path, fake_llm: FakeLLM) -> 
     proc = agent(ws, home, fake_llm, "/rewind")
     assert proc.returncode == 2 and "only in the app" in proc.stderr
     assert fake_llm.requests == []
+
+
+def test_a_turn_whose_command_changed_nothing_leaves_no_checkpoint_in_the_way(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    make_repo(ws, {"x.txt": b"one\n"})
+    fake_llm.set_script(
+        [
+            call("1", "replace_string_in_file", path="x.txt", old_string="one", new_string="ONE"),
+            {"text": "ok"},
+        ]
+    )
+    assert agent(ws, home, fake_llm, "edit").returncode == 0
+    fake_llm.set_script([call("2", "run_in_terminal", command="git status"), {"text": "clean"}])
+    assert agent(ws, home, fake_llm, "look").returncode == 0
+    proc = agent(ws, home, fake_llm, "/undo")
+    assert proc.returncode == 0, proc.stderr
+    assert (ws / "x.txt").read_bytes() == b"one\n" and "“edit”" in proc.stdout
+
+
+def test_a_command_that_commits_its_change_is_still_undone_in_the_files(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    make_repo(ws, {"f.txt": b"xxx\n", "g.txt": b"xxx g\n"})
+    git(ws, "config", "user.name", "t")
+    git(ws, "config", "user.email", "t@example.com")
+    before = tree_state(ws)
+    command = "sed -i s/xxx/yyy/ f.txt && git rm -q g.txt && git commit -qam wip"
+    fake_llm.set_script([call("1", "run_in_terminal", command=command), {"text": "ok"}])
+    assert agent(ws, home, fake_llm, "commit").returncode == 0
+    assert git(ws, "status", "--porcelain") == ""  # committed: nothing dirty after it
+    proc = agent(ws, home, fake_llm, "/undo")
+    assert proc.returncode == 0, proc.stderr
+    assert tree_state(ws) == before
+    assert "git commit" in proc.stdout  # the commit itself stays, and /undo says so
