@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -61,11 +62,13 @@ class RewindScreen(ModalScreen[tuple[int, str] | None]):
             )
 
     @staticmethod
-    def _label(prompt: PromptChoice) -> str:
+    def _label(prompt: PromptChoice) -> Text:
+        # Text, not str: a prompt like "[b]x[/b]" is shown as typed, never read as markup.
         text = one_line(prompt.text)
-        text = text[:70] + "…" if len(text) > 70 else text
-        changed = f"  ({plural(prompt.files, 'file')} changed since)" if prompt.files else ""
-        return f"{text}{changed}"
+        label = Text(text[:70] + "…" if len(text) > 70 else text)
+        if prompt.files:
+            label.append(f"  ({plural(prompt.files, 'file')} changed since)", style="dim")
+        return label
 
     def action_choose(self, choice: str) -> None:
         options = self.query_one(OptionList)
