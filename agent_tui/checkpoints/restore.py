@@ -89,9 +89,26 @@ def plan_undo(records: list[TurnRecord], workspace: Path) -> UndoPlan:
     return plan
 
 
+def _same_place(path: Path) -> None:
+    """Refuse when a folder above ``path`` became a link since it was recorded.
+
+    Recorded paths are real paths; a folder swapped for a link (``rm -r src; ln -s ~/.ssh src``)
+    would send the write or the delete somewhere else, outside the workspace even.
+
+    Raises:
+        ToolError: a folder on the way is now a link.
+    """
+    for folder in path.parents:
+        if folder.exists() or folder.is_symlink():
+            if os.path.realpath(folder) != str(folder):
+                raise ToolError(f"{folder} is a link now; left as it is")
+            return
+
+
 def _restore(action: FileAction) -> str:
     """Put one file back; returns "restored" or "deleted" (or "" when nothing was there)."""
     entry, path = action.entry, Path(action.entry.path)
+    _same_place(path)
     if not entry.existed:
         if not os.path.lexists(path):
             result = ""

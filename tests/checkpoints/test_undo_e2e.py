@@ -273,3 +273,38 @@ def test_a_command_that_commits_its_change_is_still_undone_in_the_files(
     assert proc.returncode == 0, proc.stderr
     assert tree_state(ws) == before
     assert "git commit" in proc.stdout  # the commit itself stays, and /undo says so
+
+
+def test_undo_never_follows_a_folder_swapped_for_a_link_out_of_the_workspace(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
+    make_repo(ws, {"src/keep.txt": b"keep\n"})
+    outside.mkdir()
+    fake_llm.set_script(
+        [
+            call("1", "create_file", path="new/n.txt", content="brand new\n"),
+            call(
+                "2",
+                "replace_string_in_file",
+                path="src/keep.txt",
+                old_string="keep",
+                new_string="K",
+            ),
+            {"text": "ok"},
+        ]
+    )
+    assert agent(ws, home, fake_llm, "make").returncode == 0
+    # Later, both folders become links to a folder outside holding files of the same content.
+    (outside / "n.txt").write_bytes(b"brand new\n")
+    (outside / "keep.txt").write_bytes(b"K\n")
+    for name in ("new", "src"):
+        for child in (ws / name).iterdir():
+            child.unlink()
+        (ws / name).rmdir()
+        (ws / name).symlink_to(outside)
+    proc = agent(ws, home, fake_llm, "/undo")
+    assert proc.returncode == 0, proc.stderr
+    assert (outside / "n.txt").read_bytes() == b"brand new\n"  # not deleted through the link
+    assert (outside / "keep.txt").read_bytes() == b"K\n"  # not overwritten through it
+    assert proc.stdout.count("is a link now") == 2, proc.stdout
