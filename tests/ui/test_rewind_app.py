@@ -13,6 +13,7 @@ from agent_tui import events as ev
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
 from agent_tui.ui.app import AgentApp
+from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import MarkdownNote, UserMessage
 from tests.agent.conftest import FAKE_KEY_ENV
 from tests.checkpoints.conftest import git_refs, make_repo, tree_state
@@ -186,3 +187,33 @@ async def test_rewind_both_restores_the_code_and_the_conversation_from_an_earlie
         ev.ConversationRewound(0),
         ev.CheckpointRestored(("y.txt", "x.txt", "made.txt"), 0),
     ]
+
+
+async def test_rewind_redraws_a_conversation_the_app_did_not_draw_from_its_messages(
+    workspace: Path,
+) -> None:
+    """After /clear and /undo-clear the transcript's entries are records the flow cannot line up
+    with messages: the rewound conversation is drawn from its messages instead."""
+    script = [{"text": "first answer"}, {"text": "second answer"}]
+    with FakeLLM(script) as fake:
+        app, _published = app_for(workspace, fake)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await send(pilot, "first prompt")
+            await wait_idle(pilot)
+            await send(pilot, "second prompt")
+            await wait_idle(pilot)
+            await send(pilot, "/clear")
+            await wait_screen(pilot, "ConfirmClearScreen")
+            await pilot.press("y")
+            await wait_idle(pilot)
+            await send(pilot, "/undo-clear")
+            await wait_idle(pilot)
+            await send(pilot, "/rewind")
+            await wait_screen(pilot, "RewindScreen")
+            await pilot.press("v")
+            await wait_idle(pilot)
+            assert [m.text for m in app.query(UserMessage)] == ["first prompt"]
+            answers = [a.text for a in app.query(AssistantMessage)]
+            assert answers == ["first answer"]
+            assert app.query_one("PromptInput").text == "second prompt"  # type: ignore[attr-defined]
+        assert [m.role for m in app.agent.conversation.messages] == ["user", "assistant"]
