@@ -187,11 +187,11 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
+        # A conversation cut by /rewind (or loaded) may end on calls without results.
+        self._answer_unanswered()
         # The conversation is the one source of every request (see _round); a turn the model
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
-        # A conversation cut by /rewind (or loaded) may end on calls without results.
-        self._answer_unanswered()
         checkpoint = self.conversation.checkpoint()
         self.conversation.append_user(request_message(plan.text, plan.references))
         self.last_prompt_index = len(self.conversation.messages) - 1

@@ -118,7 +118,7 @@ def committed_content(
     if head is None:
         return None
     relative = path.relative_to(top).as_posix()
-    listed = git.run("ls-tree", "-z", head, "--", f":(literal){relative}")
+    listed = git.run("ls-tree", "-z", "--full-tree", head, "--", f":(literal){relative}")
     fields = listed.out.split("\0")[0].split(None, 3) if listed.code == 0 else []
     if len(fields) < 4 or fields[0] not in ("100644", "100755") or fields[1] != "blob":
         return None  # not in that commit, a symlink or a submodule: not restored from here

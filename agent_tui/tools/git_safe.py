@@ -85,20 +85,21 @@ class SafeGit:
         Raises:
             GitMissing: git is not installed.
         """
-        if self._prefix is None:
-            self._prefix = (*HARDENING, *self._filter_overrides())
-        return self._exec(*self._prefix, *args)
+        return self._exec(*self._hardened(), *args)
 
     def run_bytes(self, *args: str) -> tuple[int, bytes]:
-        """Like :meth:`run`, with stdout as bytes (file contents: ``git show :path``).
+        """Like :meth:`run`, with stdout as bytes (file contents: ``git cat-file blob``).
 
         Raises:
             GitMissing: git is not installed.
         """
+        proc = self._spawn(*self._hardened(), *args)
+        return proc.returncode, proc.stdout
+
+    def _hardened(self) -> tuple[str, ...]:
         if self._prefix is None:
             self._prefix = (*HARDENING, *self._filter_overrides())
-        proc = self._spawn(*self._prefix, *args)
-        return proc.returncode, proc.stdout
+        return self._prefix
 
     def work_tree(self, workspace: Path) -> Path | None:
         """The top folder of the repository ``cwd`` is in; None when it is in none.

@@ -9,6 +9,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.checkpoints.conftest import folders, git, git_refs, make_repo, tree_state
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
@@ -257,21 +259,26 @@ def test_a_turn_whose_command_changed_nothing_leaves_no_checkpoint_in_the_way(
     assert (ws / "x.txt").read_bytes() == b"one\n" and "“edit”" in proc.stdout
 
 
+@pytest.mark.parametrize(
+    "inside", ["", "pkg"]
+)  # the workspace is the repository, or a folder in it
 def test_a_command_that_commits_its_change_is_still_undone_in_the_files(
-    tmp_path: Path, fake_llm: FakeLLM
+    tmp_path: Path, fake_llm: FakeLLM, inside: str
 ) -> None:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    make_repo(ws, {"f.txt": b"xxx\n", "g.txt": b"xxx g\n"})
-    git(ws, "config", "user.name", "t")
-    git(ws, "config", "user.email", "t@example.com")
-    before = tree_state(ws)
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    folder = f"{inside}/" if inside else ""
+    make_repo(repo, {f"{folder}f.txt": b"xxx\n", f"{folder}g.txt": b"xxx g\n", "top.txt": b"t\n"})
+    ws = repo / inside if inside else repo
+    git(repo, "config", "user.name", "t")
+    git(repo, "config", "user.email", "t@example.com")
+    before = tree_state(repo)
     command = "sed -i s/xxx/yyy/ f.txt && git rm -q g.txt && git commit -qam wip"
     fake_llm.set_script([call("1", "run_in_terminal", command=command), {"text": "ok"}])
     assert agent(ws, home, fake_llm, "commit").returncode == 0
-    assert git(ws, "status", "--porcelain") == ""  # committed: nothing dirty after it
+    assert git(repo, "status", "--porcelain") == ""  # committed: nothing dirty after it
     proc = agent(ws, home, fake_llm, "/undo")
     assert proc.returncode == 0, proc.stderr
-    assert tree_state(ws) == before
+    assert tree_state(repo) == before
     assert "git commit" in proc.stdout  # the commit itself stays, and /undo says so
 
 
