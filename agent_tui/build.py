@@ -9,6 +9,7 @@ from typing import Any
 
 from agent_tui.agent.loop import Agent, AgentDeps
 from agent_tui.approvals.policy import ApprovalEngine
+from agent_tui.checkpoints import Checkpoints, Limits
 from agent_tui.config import Config
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import builtin_registry
@@ -42,6 +43,9 @@ def build_agent(
         participants=participants,
         references=references,
     )
+    limits = Limits.from_config(config)
+    if limits.enabled:
+        deps.checkpoints = Checkpoints(config.workspace, limits)
     _share_disabled(deps)
     _attach_mcp(deps, config, config.model.name)
     return Agent(deps)

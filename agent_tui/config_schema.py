@@ -198,6 +198,17 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        # Whether /undo can work and how much of the user's disk it uses: the user's call.
+        "checkpoints": {
+            WORKSPACE: NEVER,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "max_mb": {"type": "number", "minimum": 0},
+                "max_file_mb": {"type": "number", "minimum": 0},
+            },
+        },
         "ui": {
             WORKSPACE: ANY,
             "type": "object",

@@ -179,6 +179,10 @@ class Conversation:
         else:
             self.messages[:] = [Message("user", [block]), *kept]
 
+    def truncate(self, n: int) -> None:
+        """Keep ``messages[:n]`` (/rewind: back to before the prompt at index ``n``)."""
+        del self.messages[max(n, 0) :]
+
     def to_json(self) -> list[dict[str, Any]]:
         return [m.to_dict() for m in self.messages]
 

@@ -225,3 +225,21 @@ class ConversationCompacted(Event):
     # conversation alone for /compact (which has no request of its own to size).
     tokens_before: int
     tokens_after: int
+
+
+@dataclass(frozen=True)
+class CheckpointRestored(Event):
+    """/undo or /rewind put files back (``files``, workspace-relative) and/or truncated the
+    conversation to ``conversation_to`` messages (None: the conversation was left alone)."""
+
+    type: ClassVar[str] = "checkpoint_restored"
+    files: tuple[str, ...]
+    conversation_to: int | None = None
+
+
+@dataclass(frozen=True)
+class ConversationRewound(Event):
+    """/rewind truncated the conversation to its first ``to`` messages."""
+
+    type: ClassVar[str] = "conversation_rewound"
+    to: int

@@ -55,7 +55,10 @@ def move_aside(path: Path, reason: str) -> Path | None:
 
 def private_dir(path: Path) -> Path:
     """Create ``path`` (and missing parents) as a folder only the user can enter."""
-    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    # mkdir(parents=True) gives the parents it makes the umask's mode (0755), not ``mode``.
+    for folder in [*reversed(path.parents), path]:
+        if not folder.is_dir():
+            folder.mkdir(mode=DIR_MODE, exist_ok=True)
     return path
 
 

@@ -185,3 +185,14 @@ def test_logs_left_readable_by_an_older_version_become_private(ws: Path, fake_ll
     assert proc.returncode == 1
     assert stat.S_IMODE(old_log.stat().st_mode) == 0o600
     assert old_log.read_text().startswith("earlier run\n")  # appended to, not replaced
+
+
+def test_nested_state_folders_are_private_at_every_level(tmp_path: Path) -> None:
+    """mkdir(parents=True) made the missing parents with the umask's 0755 (checkpoints nest four
+    deep: checkpoints/<workspace>/<run>/<turn>)."""
+    from agent_tui.state_files import private_dir
+
+    deepest = tmp_path / "state" / "checkpoints" / "ws" / "run" / "turn"
+    private_dir(deepest)
+    for folder in [deepest, *deepest.parents][:5]:
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder

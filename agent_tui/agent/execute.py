@@ -193,8 +193,13 @@ class CallProcessor:
 
     async def _invoke(self, item: _Approved) -> None:
         t0 = time.monotonic()
+        files = self.deps.checkpoints
         try:
-            result = await item.tool.invoke(item.input, self._context(item.call.id))
+            if files is None:
+                result = await item.tool.invoke(item.input, self._context(item.call.id))
+            else:  # snapshot what the call may change first (/undo, /rewind)
+                async with files.around_call(item.manifest, item.input, item.prepared):
+                    result = await item.tool.invoke(item.input, self._context(item.call.id))
         except ToolError as exc:
             result = error_result(str(exc))
         except AgentError as exc:

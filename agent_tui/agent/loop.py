@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,6 +69,7 @@ class AgentDeps:
     participants: ParticipantRegistry
     references: ReferenceRegistry = field(default_factory=builtin_reference_registry)
     mcp: Any = None  # agent_tui.mcp.manager.McpManager, or None when no server is configured
+    checkpoints: Any = None  # agent_tui.checkpoints.Checkpoints: file snapshots for /undo, /rewind
 
 
 @dataclass
@@ -94,6 +95,9 @@ class Agent:
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
         self.interactive = True
+        # Called with events that happen outside a turn (/undo and /rewind in the app).
+        self.listeners: list[Callable[[ev.Event], None]] = []
+        self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
 
     def start(self) -> None:
         """Start background services (MCP servers); call inside the running event loop."""
@@ -129,6 +133,18 @@ class Agent:
     def reset(self) -> None:
         """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
         self.conversation.clear()
+        if self.deps.checkpoints is not None:
+            self.deps.checkpoints.new_run()  # its turn numbers start again
+
+    def publish(self, event: ev.Event) -> None:
+        """Tell the listeners about an event that happened outside a turn."""
+        for listener in self.listeners:
+            listener(event)
+
+    def rewind_conversation(self, to: int) -> ev.ConversationRewound:
+        """Drop the conversation from message ``to`` on (/rewind); returns the event to report."""
+        self.conversation.truncate(to)
+        return ev.ConversationRewound(to)
 
     async def set_model(self, model: ModelConfig, provider: Provider) -> None:
         """Switch model (``/model``): MCP sampling follows, and the old connection is closed."""
@@ -164,6 +180,8 @@ class Agent:
         if plan.local_result is not None:
             result = plan.local_result
             usage = Usage()
+            for event in result.emitted:
+                yield event
             if result.events is not None:  # a command that works through the model (/compact)
                 try:
                     async for event in result.events():
@@ -180,11 +198,17 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
+        # A conversation cut by /rewind (or loaded) may end on calls without results.
+        self._answer_unanswered()
         # The conversation is the one source of every request (see _round); a turn the model
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
         checkpoint = self.conversation.checkpoint()
         self.conversation.append_user(request_message(plan.text, plan.references))
+        self.last_prompt_index = len(self.conversation.messages) - 1
+        files = self.deps.checkpoints
+        if files is not None:
+            files.begin_turn(self.last_prompt_index, text)
         cancelled = True
         try:
             while True:
@@ -216,6 +240,8 @@ class Agent:
             # A flag, not the messages after the checkpoint: a compaction shortens the list.
             if not state.answered:
                 self.conversation.restore(checkpoint)
+            if files is not None:
+                files.end_turn()
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
         )

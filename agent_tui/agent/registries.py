@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 from agent_tui.commands.builtin import register_builtin_commands
+from agent_tui.commands.checkpoint_cmds import register_checkpoint_commands
 from agent_tui.commands.prompt_files import register_prompt_files, register_templates
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.compaction.command import register_compact_command
@@ -64,5 +65,6 @@ def default_registries(config: Any) -> tuple[CommandRegistry, ParticipantRegistr
     register_user_participants(config, participants, commands)
     register_builtin_commands(commands)
     register_compact_command(commands)
+    register_checkpoint_commands(commands)
     _register_optional(commands, "agent_tui.commands.approvals_cmds", "register_approval_commands")
     return commands, participants

@@ -34,6 +34,7 @@ class CommandResult:
         data: extra values for the action.
         events: work the agent runs as this turn, passing on its events (``/compact`` asks the
             model for a summary); the TUI and headless both run it through ``Agent.run``.
+        emitted: events the command caused (e.g. ``CheckpointRestored``), yielded by the turn.
     """
 
     message: str = ""
@@ -41,6 +42,7 @@ class CommandResult:
     action: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     events: Callable[[], AsyncIterator[Any]] | None = None
+    emitted: tuple[Any, ...] = ()  # agent_tui.events.Event
 
 
 Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]

@@ -85,9 +85,21 @@ class SafeGit:
         Raises:
             GitMissing: git is not installed.
         """
+        return self._exec(*self._hardened(), *args)
+
+    def run_bytes(self, *args: str) -> tuple[int, bytes]:
+        """Like :meth:`run`, with stdout as bytes (file contents: ``git cat-file blob``).
+
+        Raises:
+            GitMissing: git is not installed.
+        """
+        proc = self._spawn(*self._hardened(), *args)
+        return proc.returncode, proc.stdout
+
+    def _hardened(self) -> tuple[str, ...]:
         if self._prefix is None:
             self._prefix = (*HARDENING, *self._filter_overrides())
-        return self._exec(*self._prefix, *args)
+        return self._prefix
 
     def work_tree(self, workspace: Path) -> Path | None:
         """The top folder of the repository ``cwd`` is in; None when it is in none.
@@ -119,8 +131,16 @@ class SafeGit:
         return overrides
 
     def _exec(self, *args: str) -> GitResult:
+        proc = self._spawn(*args)
+        return GitResult(
+            proc.returncode,
+            proc.stdout.decode("utf-8", "replace"),
+            proc.stderr.decode("utf-8", "replace"),
+        )
+
+    def _spawn(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         try:
-            proc = subprocess.run(
+            return subprocess.run(
                 ["git", *args],
                 cwd=self.cwd,
                 env=git_env(),
@@ -130,8 +150,3 @@ class SafeGit:
             )
         except FileNotFoundError:
             raise GitMissing("git is not installed (not on PATH)") from None
-        return GitResult(
-            proc.returncode,
-            proc.stdout.decode("utf-8", "replace"),
-            proc.stderr.decode("utf-8", "replace"),
-        )

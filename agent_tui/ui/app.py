@@ -36,6 +36,7 @@ from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.quit_flow import QuitFlow
+from agent_tui.ui.rewind_flow import RewindFlow
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
@@ -102,6 +103,7 @@ class AgentApp(App[int]):
         self.completer = Completer(agent)
         self.quit_flow = QuitFlow(self)
         self.clear_flow = ClearFlow(self)
+        self.rewind_flow = RewindFlow(self)
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
@@ -239,6 +241,7 @@ class AgentApp(App[int]):
 
     async def submit(self, text: str) -> None:
         """Show ``text`` and run it: a local slash command, or a turn of the agent."""
+        self.rewind_flow.before_prompt()
         await self.transcript.add(UserMessage(text))
         parsed = split_command(text)
         command = self.agent.deps.commands.get(parsed[0]) if parsed else None
@@ -327,6 +330,8 @@ class AgentApp(App[int]):
                 if self.agent.conversation.messages == said and not view.local:
                     # the agent undid the turn
                     self._mark_unanswered()
+                else:
+                    self.rewind_flow.turn_kept(self.agent.last_prompt_index)
                 self._set_busy(False)
                 self.title = APP_TITLE
 
@@ -404,6 +409,10 @@ class AgentApp(App[int]):
             await self.clear_flow.clear()
         elif action == "undo_clear":
             await self.clear_flow.undo()
+        elif action == "undo":
+            await self.rewind_flow.undo(bool(data.get("force")))
+        elif action == "rewind":
+            await self.rewind_flow.rewind()
         elif action == "exit":
             self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
         elif action == "open_tool_picker":

@@ -21,6 +21,8 @@ UI_ACTIONS = frozenset(
         "open_approvals",
         "trust",
         "help",
+        "undo",
+        "rewind",
     }
 )
 
