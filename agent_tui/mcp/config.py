@@ -39,6 +39,22 @@ INPUT_TYPES = ("promptString", "pickString")
 
 
 @dataclass(frozen=True)
+class OAuthSettings:
+    """``[mcp.servers.NAME.oauth]``: a client registered in advance with the authorization server.
+
+    Without it agent-tui registers itself (dynamic client registration) or, where the server
+    supports them, names itself with a Client ID Metadata Document.
+    """
+
+    client_id: str = ""
+    client_secret: str = ""
+    scopes: tuple[str, ...] = ()
+    # An HTTPS URL where a Client ID Metadata Document about this client is published: used as
+    # the client ID by servers that support them (instead of registering).
+    client_metadata_url: str = ""
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     """One server, with ``${...}`` variables already expanded except ``${input:ID}``.
 
@@ -60,11 +76,13 @@ class ServerConfig:
     disabled: bool = False
     origin: str = "agentrc"
     inputs: tuple[InputSpec, ...] = ()
+    oauth: OAuthSettings = field(default_factory=OAuthSettings)
 
     def strings(self) -> Iterator[str]:
-        """Every string that may hold a variable (command, args, env, cwd, url, headers)."""
+        """Every string that may hold a variable (command, args, env, cwd, url, headers, secret)."""
         yield from (self.command, *self.args, *self.env.values(), self.cwd, self.url)
         yield from self.headers.values()
+        yield self.oauth.client_secret
 
     def with_inputs(self, values: Mapping[str, str]) -> ServerConfig:
         """This config with each ``${input:ID}`` replaced by ``values[ID]`` (what a start uses)."""
@@ -80,6 +98,7 @@ class ServerConfig:
             cwd=fill(self.cwd),
             url=fill(self.url),
             headers={k: fill(v) for k, v in self.headers.items()},
+            oauth=replace(self.oauth, client_secret=fill(self.oauth.client_secret)),
         )
 
     def describe(self) -> str:
@@ -246,12 +265,36 @@ def parse_server(
         headers=mapping("headers"),
         disabled=bool(raw.get("disabled", False)),
         origin=origin,
+        oauth=_oauth_settings(raw.get("oauth"), workspace, env, origin, f"{key}.oauth"),
     )
     if kind == "stdio" and not config.command:
         raise ConfigError("a stdio server needs `command`", file=origin, key=key)
     if kind != "stdio" and not re.match(r"^https?://", config.url):
         raise ConfigError(f"an {kind} server needs an http(s) `url`", file=origin, key=key)
     return replace(config, inputs=_used_inputs(config, inputs or {}, origin, key))
+
+
+def _oauth_settings(
+    raw: Any, workspace: Path, env: dict[str, str], origin: str, key: str
+) -> OAuthSettings:
+    if raw is None:
+        return OAuthSettings()
+    if not isinstance(raw, dict):
+        raise ConfigError("must be an object", file=origin, key=key)
+    for name in ("client_id", "client_secret", "client_metadata_url"):
+        _strings(raw.get(name, ""), origin, f"{key}.{name}")
+    scopes = raw.get("scopes", [])
+    if isinstance(scopes, str):  # "read write", as the OAuth scope parameter spells it
+        scopes = scopes.split()
+    if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):
+        raise ConfigError("must be a list of strings", file=origin, key=f"{key}.scopes")
+    return OAuthSettings(
+        client_id=raw.get("client_id", ""),
+        # ${input:ID} (filled at start) or ${env:NAME}: the secret need not be written here.
+        client_secret=expand(raw.get("client_secret", ""), workspace, env),
+        scopes=tuple(scopes),
+        client_metadata_url=raw.get("client_metadata_url", ""),
+    )
 
 
 def strip_jsonc(text: str) -> str:
