@@ -173,6 +173,9 @@ SCHEMA: dict[str, Any] = {
                                         "type": "string",
                                         "pattern": "^https://",
                                     },
+                                    "grant": {"enum": ["authorization_code", "client_credentials"]},
+                                    "private_key_file": {"type": "string"},
+                                    "signing_algorithm": {"type": "string"},
                                     "scopes": {
                                         "anyOf": [
                                             {"type": "string"},

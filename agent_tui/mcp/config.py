@@ -52,6 +52,11 @@ class OAuthSettings:
     # An HTTPS URL where a Client ID Metadata Document about this client is published: used as
     # the client ID by servers that support them (instead of registering).
     client_metadata_url: str = ""
+    # "client_credentials": no person signs in; the client authenticates itself with
+    # client_secret, or with a JWT signed by private_key_file (machine-to-machine servers).
+    grant: Literal["authorization_code", "client_credentials"] = "authorization_code"
+    private_key_file: str = ""
+    signing_algorithm: str = "RS256"
 
 
 @dataclass(frozen=True)
@@ -281,7 +286,14 @@ def _oauth_settings(
         return OAuthSettings()
     if not isinstance(raw, dict):
         raise ConfigError("must be an object", file=origin, key=key)
-    for name in ("client_id", "client_secret", "client_metadata_url"):
+    for name in (
+        "client_id",
+        "client_secret",
+        "client_metadata_url",
+        "grant",
+        "private_key_file",
+        "signing_algorithm",
+    ):
         _strings(raw.get(name, ""), origin, f"{key}.{name}")
     scopes = raw.get("scopes", [])
     if isinstance(scopes, str):  # "read write", as the OAuth scope parameter spells it
@@ -294,7 +306,20 @@ def _oauth_settings(
         client_secret=expand(raw.get("client_secret", ""), workspace, env),
         scopes=tuple(scopes),
         client_metadata_url=raw.get("client_metadata_url", ""),
+        grant=_grant(raw.get("grant", "authorization_code"), origin, f"{key}.grant"),
+        private_key_file=expand(raw.get("private_key_file", ""), workspace, env),
+        signing_algorithm=raw.get("signing_algorithm", "RS256"),
     )
+
+
+def _grant(
+    value: str, origin: str, key: str
+) -> Literal["authorization_code", "client_credentials"]:
+    if value not in ("authorization_code", "client_credentials"):
+        raise ConfigError(
+            f"{value!r} is not one of authorization_code, client_credentials", file=origin, key=key
+        )
+    return cast(Literal["authorization_code", "client_credentials"], value)
 
 
 def strip_jsonc(text: str) -> str:

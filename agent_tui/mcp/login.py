@@ -15,7 +15,7 @@ import webbrowser
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from mcp.shared.auth import AuthorizationCodeResult
@@ -25,6 +25,9 @@ from agent_tui.mcp.config import ServerConfig
 from agent_tui.mcp.oauth import SignIn, TokenStore
 from agent_tui.mcp.types import ElicitAnswer, SamplingAnswer, SamplingRequest
 from agent_tui.plural import plural
+
+if TYPE_CHECKING:
+    from agent_tui.mcp.manager import McpManager
 
 CALLBACK_PATH = "/callback"
 SIGN_IN_TIMEOUT_S = 300.0  # the user has five minutes in the browser
@@ -237,3 +240,49 @@ def main(argv: list[str]) -> int:
     workspace = (args.workspace or Path.cwd()).resolve()
     trusted = args.trust or is_trusted(workspace)
     return login_command(args.action, args.name, workspace, trusted=trusted)
+
+
+_SIGN_INS: set[asyncio.Task[None]] = set()  # running /mcp login tasks (kept from the collector)
+
+
+async def begin_sign_in(manager: McpManager, name: str) -> str:
+    """``/mcp login NAME``: start a sign-in and return once the browser has been sent off.
+
+    The sign-in goes on in the background; when it succeeds the server restarts with the new
+    tokens, when it fails (or the user never finishes) ``/mcp`` says so in its notes.
+
+    Returns:
+        The authorization URL (for the user to open by hand if no browser came up).
+
+    Raises:
+        McpError: the server is unknown or not remote, or the sign-in failed before a URL existed.
+    """
+    state = manager.state(name)
+    config = state.config
+    if config.type == "stdio":
+        raise McpError(f"{name} is a stdio server: there is nothing to sign in to")
+    shown: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    def show(url: str) -> None:
+        if not shown.done():
+            shown.set_result(url)
+
+    async def run() -> None:
+        try:
+            await sign_in(config, manager.workspace, show)
+        except Exception as exc:  # noqa: BLE001 - reported in /mcp, the task must not die loudly
+            from agent_tui.mcp.manager import describe_failure
+
+            reason = describe_failure(exc)
+            manager.write_log(state, f"sign-in failed: {reason}")
+            manager.notices.append(f"sign-in to {name} failed: {reason}")
+            if not shown.done():
+                shown.set_exception(McpError(f"sign-in to {name} failed: {reason}"))
+            return
+        manager.write_log(state, "signed in")
+        await manager.restart(name)
+
+    task = asyncio.get_running_loop().create_task(run())
+    _SIGN_INS.add(task)
+    task.add_done_callback(_SIGN_INS.discard)
+    return await shown

@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -202,6 +203,51 @@ class _NeedsSignIn(httpx2.Auth):
             raise SignInRequired(self.server)
 
 
+def _client_credentials(config: ServerConfig, store: TokenStore) -> httpx2.Auth:
+    """A provider for the client_credentials grant: nobody signs in, tokens come on demand.
+
+    Raises:
+        McpError: ``client_id`` or a secret/key is missing, or the key file cannot be read.
+    """
+    from mcp.client.auth.extensions.client_credentials import (
+        ClientCredentialsOAuthProvider,
+        PrivateKeyJWTOAuthProvider,
+        SignedJWTParameters,
+    )
+
+    settings = config.oauth
+    scope = " ".join(settings.scopes) or None
+    if not settings.client_id or not (settings.client_secret or settings.private_key_file):
+        raise McpError(
+            "oauth.grant = client_credentials needs client_id and client_secret or private_key_file"
+        )
+    if settings.private_key_file:
+        try:
+            key = Path(settings.private_key_file).expanduser().read_text(encoding="utf-8")
+        except OSError as exc:
+            raise McpError(f"cannot read oauth.private_key_file: {exc.strerror}") from exc
+        signer = SignedJWTParameters(
+            issuer=settings.client_id,
+            subject=settings.client_id,
+            signing_key=key,
+            signing_algorithm=settings.signing_algorithm,
+        )
+        return PrivateKeyJWTOAuthProvider(
+            server_url=config.url,
+            storage=store,
+            client_id=settings.client_id,
+            assertion_provider=signer.create_assertion_provider(),
+            scope=scope,
+        )
+    return ClientCredentialsOAuthProvider(
+        server_url=config.url,
+        storage=store,
+        client_id=settings.client_id,
+        client_secret=settings.client_secret,
+        scope=scope,
+    )
+
+
 def _pre_registered(config: ServerConfig, redirect_uri: str) -> OAuthClientInformationFull:
     settings = config.oauth
     return OAuthClientInformationFull(
@@ -236,6 +282,8 @@ async def http_auth(config: ServerConfig, sign_in: SignIn | None = None) -> http
     """
     client_metadata_url = config.oauth.client_metadata_url or None
     store = TokenStore(config.url)
+    if config.oauth.grant == "client_credentials":
+        return _client_credentials(config, store)
     if sign_in is None and not store.has_tokens():
         return _NeedsSignIn(config.name)
     redirect_uri = sign_in.redirect_uri if sign_in is not None else PLACEHOLDER_REDIRECT

@@ -63,8 +63,22 @@ async def fetch_like_a_browser(url: str) -> None:
         await client.get(url)
 
 
-def _oauth_settings() -> OAuthSettings:
+def _oauth_settings(scenario: str) -> OAuthSettings:
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    if scenario.startswith("auth/client-credentials-"):
+        key_file = ""
+        if context.get("private_key_pem"):
+            key_path = Path(os.environ["AGENT_TUI_STATE_DIR"]) / "client-key.pem"
+            key_path.parent.mkdir(parents=True, exist_ok=True)
+            key_path.write_text(context["private_key_pem"])
+            key_file = str(key_path)
+        return OAuthSettings(
+            client_id=context.get("client_id", ""),
+            client_secret=context.get("client_secret", ""),
+            grant="client_credentials",
+            private_key_file=key_file,
+            signing_algorithm=context.get("signing_algorithm", "RS256"),
+        )
     return OAuthSettings(
         client_id=context.get("client_id", ""),
         client_secret=context.get("client_secret", ""),
@@ -74,7 +88,7 @@ def _oauth_settings() -> OAuthSettings:
 
 
 async def run(scenario: str, url: str) -> None:
-    config = ServerConfig(name="conformance", type="http", url=url, oauth=_oauth_settings())
+    config = ServerConfig(name="conformance", type="http", url=url, oauth=_oauth_settings(scenario))
     errlog = io.StringIO()
     async with loopback_sign_in(lambda u: None, fetch_like_a_browser) as browser:
         async with connect(

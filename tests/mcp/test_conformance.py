@@ -6,9 +6,9 @@ Node 22 installed beside it) starts a test server per scenario and runs
 happens in a network namespace of its own with only loopback up (``unshare -rn``): nothing is
 reachable from outside, and nothing outside is reached.
 
-Result with conformance 0.1.16 and mcp 2.3.0: all 4 non-auth scenarios and 19 of the 22 auth
-scenarios pass (the reference Python SDK client: 19 of 22, with its client-credentials
-extensions). The exceptions are listed in ``EXPECTED_FAILURES`` with the reason for each.
+Result with conformance 0.1.16 and mcp 2.3.0: all 4 non-auth scenarios and 20 of the 22 auth
+scenarios pass (the reference Python SDK client: 19 of 22). The two exceptions are listed in
+``EXPECTED_FAILURES`` with the reason for each.
 """
 
 from __future__ import annotations
@@ -63,11 +63,9 @@ EXPECTED_FAILURES = {
     # metadata was fetched for (RFC 8414 §3.3, SEP-2468: mix-up protection) and stops; loosening
     # that check to pass an old test server would weaken every sign-in.
     "auth/2025-03-26-oauth-metadata-backcompat": "issuer mismatch rejected on purpose",
-    # Extensions (the suite marks them so), for machine-to-machine clients: the client_credentials
-    # grant with a secret or a signed JWT, and enterprise cross-app access (ID-JAG token
-    # exchange). agent-tui signs a person in through the browser; it implements none of them.
-    "auth/client-credentials-jwt": "extension: client_credentials not implemented",
-    "auth/client-credentials-basic": "extension: client_credentials not implemented",
+    # An extension (the suite marks it so): enterprise-managed cross-app access, where an
+    # identity provider's ID token is exchanged for an ID-JAG and that for an access token
+    # (RFC 8693 + RFC 7523). It needs an enterprise IdP session agent-tui has no way to obtain.
     "auth/cross-app-access-complete-flow": "extension: cross-app access not implemented",
 }
 

@@ -72,6 +72,36 @@ def test_login_stores_tokens_that_a_background_start_uses_then_logout_forgets(
     assert not list((state / "mcp-oauth").glob("*.json"))
 
 
+def test_slash_mcp_login_signs_in_and_the_server_restarts(tmp_path: Path) -> None:
+    require_suite()
+    work = tmp_path / "work"
+    work.mkdir()
+    env = clean_env(
+        {
+            "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+            "LOGIN_E2E_DIR": str(work),
+            "PYTHONPATH": str(ROOT),
+            "BROWSER": f"{sys.executable} -m tests.mcp.fake_browser %s",
+        }
+    )
+    code, checks, output = run_scenario(
+        "auth/metadata-var1",
+        tmp_path,
+        client=f"{sys.executable} -m tests.mcp.conformance_slash",
+        env=env,
+    )
+    seen = json.loads((work / "slash.json").read_text())
+    assert seen["before"] == [
+        "failed",
+        "needs sign-in: /mcp login conf (or `agent-tui mcp login conf`)",
+    ]
+    assert "needs sign-in: /mcp login conf" in seen["list"]
+    assert "Opened the browser to sign in to **conf**" in seen["login"]
+    assert "/authorize?" in seen["login"]  # the URL, for when no browser opens
+    assert seen["call"] == ["test"], seen
+    assert code == 0, output[-3000:]
+
+
 class _Protected(BaseHTTPRequestHandler):
     """Every request: 401 with the challenge an OAuth-protected MCP server sends."""
 
