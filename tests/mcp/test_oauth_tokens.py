@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import stat
+import sys
 import threading
 import time
+import types
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -93,7 +95,7 @@ async def test_an_expired_token_from_an_earlier_run_is_refreshed_silently(
     assert stored is not None and stored.access_token == "A2"
 
 
-async def test_a_rejected_token_without_browser_means_sign_in_not_a_hidden_error(
+async def test_without_tokens_a_401_means_sign_in_not_a_hidden_error(
     server_url: str,
 ) -> None:
     await _seed(server_url.replace("/mcp", "/other"), expires_in=3600)  # another URL's tokens
@@ -120,3 +122,55 @@ async def test_tokens_are_kept_per_url_in_a_private_file_and_a_damaged_one_is_se
         assert not store.path.exists()  # moved aside, not overwritten
     assert len(list(store.path.parent.glob("*.corrupt-*"))) >= 1
     assert store.clear() is False
+
+
+class _FailKeyring:
+    """keyring's own "no backend" class (keyring.backends.fail.Keyring)."""
+
+    priority = 0
+
+
+class _MemoryKeyring:
+    """A keyring backend with a real priority, as an installed system keyring has."""
+
+    priority = 1
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], str] = {}
+
+
+def _install_keyring(monkeypatch: pytest.MonkeyPatch, backend: object) -> None:
+    """The ``keyring`` package's API over ``backend`` (the package is not a dependency)."""
+    module = types.ModuleType("keyring")
+    backends = types.ModuleType("keyring.backends")
+    fail = types.ModuleType("keyring.backends.fail")
+    fail.Keyring = _FailKeyring  # type: ignore[attr-defined]
+    items = getattr(backend, "items", {})
+    module.get_keyring = lambda: backend  # type: ignore[attr-defined]
+    module.get_password = lambda s, u: items.get((s, u))  # type: ignore[attr-defined]
+    module.set_password = lambda s, u, p: items.__setitem__((s, u), p)  # type: ignore[attr-defined]
+    module.delete_password = lambda s, u: items.pop((s, u))  # type: ignore[attr-defined]
+    for name, mod in (("keyring", module), ("keyring.backends", backends)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.setitem(sys.modules, "keyring.backends.fail", fail)
+    backends.fail = fail  # type: ignore[attr-defined]
+
+
+async def test_tokens_go_to_the_system_keyring_when_one_works(
+    server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backend = _MemoryKeyring()
+    _install_keyring(monkeypatch, backend)
+    store = await _seed(server_url, expires_in=3600)
+    assert store.where == "the system keyring"
+    assert not store.path.exists()  # nothing on disk
+    assert json.loads(backend.items[("agent-tui-mcp-oauth", server_url)])["tokens"]["access_token"]
+    assert store.clear() is True and backend.items == {}
+
+
+async def test_a_keyring_without_a_backend_falls_back_to_the_private_file(
+    server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install_keyring(monkeypatch, _FailKeyring())
+    store = await _seed(server_url, expires_in=3600)
+    assert store.where == str(store.path) and store.path.exists()
