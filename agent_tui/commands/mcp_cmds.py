@@ -18,6 +18,7 @@ from agent_tui.commands.registry import (
 )
 from agent_tui.errors import McpError, UsageError
 from agent_tui.plural import plural
+from agent_tui.text_safety import visible
 
 if TYPE_CHECKING:
     from agent_tui.mcp.manager import McpManager, ServerState
@@ -133,7 +134,7 @@ async def _sign_in_or_out(manager: McpManager, action: str, name: str) -> Comman
         return CommandResult(
             message=f"Signed out of **{name}**." if had else f"{name}: not signed in."
         )
-    url = await login.begin_sign_in(manager, name)
+    url = visible(await login.begin_sign_in(manager, name), keep_newlines=False)
     return CommandResult(
         message=f"Opened the browser to sign in to **{name}**; if it did not open, visit:\n\n"
         f"<{url}>\n\nThe server restarts once you have signed in."

@@ -25,6 +25,7 @@ from agent_tui.mcp.config import ServerConfig
 from agent_tui.mcp.oauth import SignIn, TokenStore
 from agent_tui.mcp.types import ElicitAnswer, SamplingAnswer, SamplingRequest
 from agent_tui.plural import plural
+from agent_tui.text_safety import visible
 
 if TYPE_CHECKING:
     from agent_tui.mcp.manager import McpManager
@@ -64,11 +65,8 @@ class _Callback:
             query = {k: v[0] for k, v in parse_qs(target.query).items()}
             if "error" in query:
                 status, text = "400 Bad Request", "Sign-in failed."
-                self.result.set_exception(
-                    McpError(
-                        f"sign-in failed: {query['error']} {query.get('error_description', '')}"
-                    )
-                )
+                detail = f"{query['error']} {query.get('error_description', '')}"[:300]
+                self.result.set_exception(McpError(f"the authorization server said: {detail}"))
             elif "code" in query and "state" in query:
                 status, text = "200 OK", "Signed in."
                 self.result.set_result(
@@ -209,12 +207,16 @@ def login_command(action: str, name: str, workspace: Path, *, trusted: bool) -> 
             return 0
 
         def show(url: str) -> None:
-            print(f"Opening the browser to sign in to {name}. If it does not open, visit:\n{url}")
+            print(
+                f"Opening the browser to sign in to {name}. If it does not open, visit:\n"
+                + visible(url, keep_newlines=False)
+            )
             sys.stdout.flush()
 
         tools, where = asyncio.run(sign_in(server, workspace, show))
     except Exception as exc:  # noqa: BLE001 - a failed sign-in is reported, not a traceback
-        sys.stderr.write(f"agent-tui: sign-in to {name} failed: {describe_failure(exc)}\n")
+        reason = visible(describe_failure(exc), keep_newlines=False)  # the server's words
+        sys.stderr.write(f"agent-tui: sign-in to {name} failed: {reason}\n")
         return 1
     print(f"{name}: signed in ({plural(tools, 'tool')}); tokens kept in {where}")
     return 0
@@ -273,7 +275,7 @@ async def begin_sign_in(manager: McpManager, name: str) -> str:
         except Exception as exc:  # noqa: BLE001 - reported in /mcp, the task must not die loudly
             from agent_tui.mcp.manager import describe_failure
 
-            reason = describe_failure(exc)
+            reason = visible(describe_failure(exc), keep_newlines=False)
             manager.write_log(state, f"sign-in failed: {reason}")
             manager.notices.append(f"sign-in to {name} failed: {reason}")
             if not shown.done():
