@@ -152,7 +152,7 @@ async def sign_in(
     """Sign in to ``config``'s server and check the tokens with one handshake.
 
     Returns:
-        The server's tool count and where the tokens are kept.
+        The server's tool count and where the tokens are kept ("": the server asked for none).
 
     Raises:
         McpError: the server is not remote, the sign-in failed or timed out.
@@ -168,7 +168,8 @@ async def sign_in(
         ) as connection,
     ):
         tools = await connection.list_tools() if connection.features.tools else []
-    return len(tools), TokenStore(config.url).where
+    store = TokenStore(config.url)
+    return len(tools), store.where if store.has_tokens() else ""
 
 
 def sign_out(config: ServerConfig) -> bool:
@@ -218,6 +219,9 @@ def login_command(action: str, name: str, workspace: Path, *, trusted: bool) -> 
         reason = visible(describe_failure(exc), keep_newlines=False)  # the server's words
         sys.stderr.write(f"agent-tui: sign-in to {name} failed: {reason}\n")
         return 1
+    if not where:
+        print(f"{name}: connected ({plural(tools, 'tool')}); it did not ask for a sign-in")
+        return 0
     print(f"{name}: signed in ({plural(tools, 'tool')}); tokens kept in {where}")
     return 0
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import clean_env, run_cli
+from tests.mcp.conftest import HttpServer
 from tests.mcp.test_conformance import ROOT, require_suite, run_scenario
 
 
@@ -150,6 +151,19 @@ def test_headless_says_which_server_needs_sign_in_and_goes_on_without_it(
     assert "MCP server web failed: needs sign-in: /mcp login web" in done.stderr
     assert "agent-tui mcp login web" in done.stderr
     assert not (tmp_path / "state" / "mcp-oauth").exists()  # nothing registered in the background
+
+
+def test_login_to_a_server_without_oauth_says_so_and_stores_nothing(
+    tmp_path: Path, everything_http: HttpServer
+) -> None:
+    config = tmp_path / "agentrc.toml"
+    url = f"http://127.0.0.1:{everything_http.port}/mcp"
+    config.write_text(f'[mcp.servers.web]\nurl = "{url}"\n')
+    env = {"AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "AGENT_TUI_USER_CONFIG": str(config)}
+    done = run_cli(tmp_path, "mcp", "login", "web", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "web: connected (" in done.stdout and "it did not ask for a sign-in" in done.stdout
+    assert not (tmp_path / "state" / "mcp-oauth").exists()
 
 
 def test_login_to_an_unknown_server_is_a_usage_error(tmp_path: Path) -> None:
