@@ -136,9 +136,18 @@ def _approval_command(args: argparse.Namespace, workspace: Path) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
     from agent_tui.errors import AgentError
 
+    if argv[:1] == ["mcp"] and argv[1:2] in (["login"], ["logout"]):
+        from agent_tui.mcp.login import main as mcp_login
+
+        try:
+            return mcp_login(argv[1:])
+        except AgentError as exc:
+            sys.stderr.write(f"agent-tui: {exc}\n")
+            return exc.exit_code
+    args = build_parser().parse_args(argv)
     try:
         return _run(args)
     except AgentError as exc:

@@ -164,6 +164,30 @@ SCHEMA: dict[str, Any] = {
                                 "additionalProperties": {"type": "string"},
                             },
                             "disabled": {"type": "boolean"},
+                            # A pre-registered OAuth client. Inherits "trusted" like `headers`:
+                            # the secret goes only to the server's own authorization server, and
+                            # can be `${input:ID}` so its value stays in ~/.agentrc.
+                            "oauth": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "properties": {
+                                    "client_id": {"type": "string"},
+                                    "client_secret": {"type": "string"},
+                                    "client_metadata_url": {
+                                        "type": "string",
+                                        "pattern": "^https://",
+                                    },
+                                    "grant": {"enum": ["authorization_code", "client_credentials"]},
+                                    "private_key_file": {"type": "string"},
+                                    "signing_algorithm": {"type": "string"},
+                                    "scopes": {
+                                        "anyOf": [
+                                            {"type": "string"},
+                                            {"type": "array", "items": {"type": "string"}},
+                                        ]
+                                    },
+                                },
+                            },
                         },
                     },
                 },

@@ -6,6 +6,7 @@ changes, withdrawn when the server stops or fails.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from agent_tui.commands.registry import (
@@ -17,13 +18,17 @@ from agent_tui.commands.registry import (
 )
 from agent_tui.errors import McpError, UsageError
 from agent_tui.plural import plural
+from agent_tui.text_safety import visible
 
 if TYPE_CHECKING:
     from agent_tui.mcp.manager import McpManager, ServerState
     from agent_tui.mcp.types import PromptInfo
 
 LOG_TAIL_LINES = 60
-USAGE = "/mcp [list | start NAME | stop NAME | restart NAME | logs NAME | resources]"
+USAGE = (
+    "/mcp [list | start NAME | stop NAME | restart NAME | logs NAME | login NAME | logout NAME"
+    " | resources]"
+)
 
 
 def servers_markdown(manager: McpManager | None) -> str:
@@ -118,6 +123,24 @@ def sync_prompt_commands(commands: CommandRegistry, manager: McpManager, server:
         )
 
 
+async def _sign_in_or_out(manager: McpManager, action: str, name: str) -> CommandResult:
+    """``/mcp login NAME`` (browser + loopback redirect, in the background) and ``/mcp logout``."""
+    import asyncio
+
+    login = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.login")  # the SDK
+    if action == "logout":
+        had = login.sign_out(manager.state(name).config)
+        await manager.stop(name)
+        return CommandResult(
+            message=f"Signed out of **{name}**." if had else f"{name}: not signed in."
+        )
+    url = visible(await login.begin_sign_in(manager, name), keep_newlines=False)
+    return CommandResult(
+        message=f"Opened the browser to sign in to **{name}**; if it did not open, visit:\n\n"
+        f"<{url}>\n\nThe server restarts once you have signed in."
+    )
+
+
 def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None) -> None:
     """Register ``/mcp`` and keep the MCP prompt commands in step with the servers.
 
@@ -129,7 +152,16 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
     async def mcp(ctx: CommandContext, text: str) -> CommandResult:
         words = text.split()
         action = words[0] if words else "list"
-        if action not in ("list", "resources", "start", "stop", "restart", "logs"):
+        if action not in (
+            "list",
+            "resources",
+            "start",
+            "stop",
+            "restart",
+            "logs",
+            "login",
+            "logout",
+        ):
             raise UsageError(f"usage: {USAGE}")
         if manager is None or action == "list":
             if action in ("list", "resources"):
@@ -145,6 +177,8 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
             state = manager.state(words[1])
             if action == "logs":
                 return CommandResult(message=log_tail(state))
+            if action in ("login", "logout"):
+                return await _sign_in_or_out(manager, action, state.name)
             if action == "start":
                 state = await manager.start(state.name)
             elif action == "stop":
@@ -159,9 +193,9 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
     commands.register(
         SlashCommand(
             name="mcp",
-            description="MCP servers: list, start, stop, restart, logs NAME; resources",
+            description="MCP servers: list, start, stop, restart, logs, login, logout NAME; resources",
             handler=mcp,
-            args_hint="[list|start|stop|restart|logs NAME|resources]",
+            args_hint="[list|start|stop|restart|logs|login|logout NAME|resources]",
         )
     )
     if manager is None:

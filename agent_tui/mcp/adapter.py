@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import anyio
+import httpx2
 import mcp.client.stdio
 import mcp_types as mt
 from mcp import Client, MCPError, StdioServerParameters
@@ -32,6 +33,7 @@ from pydantic import ValidationError
 from agent_tui import __version__
 from agent_tui.errors import McpError
 from agent_tui.mcp.config import ServerConfig
+from agent_tui.mcp.oauth import SignIn, http_auth
 from agent_tui.mcp.types import (
     CallOutcome,
     ClientHandlers,
@@ -129,7 +131,7 @@ def server_environment(configured: dict[str, str]) -> dict[str, str]:
     }
 
 
-def _transport(config: ServerConfig, errlog: TextIO, cwd: Path) -> Any:
+def _transport(config: ServerConfig, errlog: TextIO, cwd: Path, auth: httpx2.Auth | None) -> Any:
     if config.type == "stdio":
         params = StdioServerParameters(
             command=config.command,
@@ -139,10 +141,10 @@ def _transport(config: ServerConfig, errlog: TextIO, cwd: Path) -> Any:
         )
         return stdio_client(params, errlog=errlog)
     if config.type == "sse":
-        return sse_client(config.url, headers=config.headers or None)
+        return sse_client(config.url, headers=config.headers or None, auth=auth)
     # The SDK's own factory (its ClientSessionGroup uses it too): MCP's recommended timeouts.
     return streamable_http_client(
-        config.url, http_client=create_mcp_http_client(headers=config.headers)
+        config.url, http_client=create_mcp_http_client(headers=config.headers, auth=auth)
     )
 
 
@@ -374,13 +376,28 @@ async def _listen(client: Client, handlers: ClientHandlers, listening: anyio.Eve
         handlers.log(f"subscriptions/listen ended: {exc!r}")
 
 
+async def _auth(config: ServerConfig, sign_in: SignIn | None) -> httpx2.Auth | None:
+    if config.type == "stdio" or any(k.lower() == "authorization" for k in config.headers):
+        return None  # a configured Authorization header is the user's choice of credentials
+    return await http_auth(config, sign_in)
+
+
 @asynccontextmanager
 async def connect(
-    config: ServerConfig, handlers: ClientHandlers, *, errlog: TextIO, workspace: Path
+    config: ServerConfig,
+    handlers: ClientHandlers,
+    *,
+    errlog: TextIO,
+    workspace: Path,
+    sign_in: SignIn | None = None,
 ) -> AsyncIterator[Connection]:
     """Start (stdio) or reach (HTTP) the server, run the handshake, and yield the Connection.
 
     Enter and exit in the same task; cancel that task to disconnect.
+
+    Args:
+        sign_in: the browser step of an OAuth sign-in the user asked for (``mcp.login``); None:
+            an HTTP server that wants one fails with ``SignInRequired``.
 
     Raises:
         OSError: a stdio command cannot be started.
@@ -391,7 +408,7 @@ async def connect(
     lost = anyio.Event()
     listening = anyio.Event()
     client = Client(
-        _watched(_transport(config, errlog, workspace), lost),
+        _watched(_transport(config, errlog, workspace, await _auth(config, sign_in)), lost),
         client_info=mt.Implementation(name="agent-tui", version=__version__),
         # The response cache would serve stale listings after list_changed; we re-list ourselves.
         cache=None,

@@ -39,6 +39,27 @@ INPUT_TYPES = ("promptString", "pickString")
 
 
 @dataclass(frozen=True)
+class OAuthSettings:
+    """``[mcp.servers.NAME.oauth]``: a client registered in advance with the authorization server.
+
+    Without it agent-tui registers itself (dynamic client registration) or, where the server
+    supports them, names itself with a Client ID Metadata Document.
+    """
+
+    client_id: str = ""
+    client_secret: str = ""
+    scopes: tuple[str, ...] = ()
+    # An HTTPS URL where a Client ID Metadata Document about this client is published: used as
+    # the client ID by servers that support them (instead of registering).
+    client_metadata_url: str = ""
+    # "client_credentials": no person signs in; the client authenticates itself with
+    # client_secret, or with a JWT signed by private_key_file (machine-to-machine servers).
+    grant: Literal["authorization_code", "client_credentials"] = "authorization_code"
+    private_key_file: str = ""
+    signing_algorithm: str = "RS256"
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     """One server, with ``${...}`` variables already expanded except ``${input:ID}``.
 
@@ -60,11 +81,13 @@ class ServerConfig:
     disabled: bool = False
     origin: str = "agentrc"
     inputs: tuple[InputSpec, ...] = ()
+    oauth: OAuthSettings = field(default_factory=OAuthSettings)
 
     def strings(self) -> Iterator[str]:
-        """Every string that may hold a variable (command, args, env, cwd, url, headers)."""
+        """Every string that may hold a variable (command, args, env, cwd, url, headers, secret)."""
         yield from (self.command, *self.args, *self.env.values(), self.cwd, self.url)
         yield from self.headers.values()
+        yield self.oauth.client_secret
 
     def with_inputs(self, values: Mapping[str, str]) -> ServerConfig:
         """This config with each ``${input:ID}`` replaced by ``values[ID]`` (what a start uses)."""
@@ -80,6 +103,7 @@ class ServerConfig:
             cwd=fill(self.cwd),
             url=fill(self.url),
             headers={k: fill(v) for k, v in self.headers.items()},
+            oauth=replace(self.oauth, client_secret=fill(self.oauth.client_secret)),
         )
 
     def describe(self) -> str:
@@ -246,12 +270,56 @@ def parse_server(
         headers=mapping("headers"),
         disabled=bool(raw.get("disabled", False)),
         origin=origin,
+        oauth=_oauth_settings(raw.get("oauth"), workspace, env, origin, f"{key}.oauth"),
     )
     if kind == "stdio" and not config.command:
         raise ConfigError("a stdio server needs `command`", file=origin, key=key)
     if kind != "stdio" and not re.match(r"^https?://", config.url):
         raise ConfigError(f"an {kind} server needs an http(s) `url`", file=origin, key=key)
     return replace(config, inputs=_used_inputs(config, inputs or {}, origin, key))
+
+
+def _oauth_settings(
+    raw: Any, workspace: Path, env: dict[str, str], origin: str, key: str
+) -> OAuthSettings:
+    if raw is None:
+        return OAuthSettings()
+    if not isinstance(raw, dict):
+        raise ConfigError("must be an object", file=origin, key=key)
+    for name in (
+        "client_id",
+        "client_secret",
+        "client_metadata_url",
+        "grant",
+        "private_key_file",
+        "signing_algorithm",
+    ):
+        _strings(raw.get(name, ""), origin, f"{key}.{name}")
+    scopes = raw.get("scopes", [])
+    if isinstance(scopes, str):  # "read write", as the OAuth scope parameter spells it
+        scopes = scopes.split()
+    if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):
+        raise ConfigError("must be a list of strings", file=origin, key=f"{key}.scopes")
+    return OAuthSettings(
+        client_id=raw.get("client_id", ""),
+        # ${input:ID} (filled at start) or ${env:NAME}: the secret need not be written here.
+        client_secret=expand(raw.get("client_secret", ""), workspace, env),
+        scopes=tuple(scopes),
+        client_metadata_url=raw.get("client_metadata_url", ""),
+        grant=_grant(raw.get("grant", "authorization_code"), origin, f"{key}.grant"),
+        private_key_file=expand(raw.get("private_key_file", ""), workspace, env),
+        signing_algorithm=raw.get("signing_algorithm", "RS256"),
+    )
+
+
+def _grant(
+    value: str, origin: str, key: str
+) -> Literal["authorization_code", "client_credentials"]:
+    if value not in ("authorization_code", "client_credentials"):
+        raise ConfigError(
+            f"{value!r} is not one of authorization_code, client_credentials", file=origin, key=key
+        )
+    return cast(Literal["authorization_code", "client_credentials"], value)
 
 
 def strip_jsonc(text: str) -> str:

@@ -344,7 +344,7 @@ class McpManager:
                 raise
         except Exception as exc:  # noqa: BLE001 - any failure of a server task marks it failed
             errlog.write("".join(traceback.format_exception(exc)))
-            failure = _describe(exc)
+            failure = describe_failure(exc)
         finally:
             state.connection = None
             if self.registry is not None:
@@ -481,3 +481,23 @@ def _describe(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _sign_in_needed(exc: BaseException | None, depth: int = 0) -> McpError | None:
+    """A ``SignInRequired`` anywhere in ``exc`` (the SDK wraps it in groups and MCP errors)."""
+    if exc is None or depth > 10:
+        return None
+    if isinstance(exc, McpError) and type(exc).__name__ == "SignInRequired":
+        return exc  # matched by name: importing mcp.oauth here would import the SDK
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _sign_in_needed(inner, depth + 1)
+            if found is not None:
+                return found
+    return _sign_in_needed(exc.__cause__ or exc.__context__, depth + 1)
+
+
+def describe_failure(exc: BaseException) -> str:
+    """What a failed connection says to the user: "needs sign-in: ..." or the innermost error."""
+    needed = _sign_in_needed(exc)
+    return str(needed) if needed is not None else _describe(exc)

@@ -120,3 +120,39 @@ def test_disabled_server_is_not_started(workspace: Path) -> None:
     )
     manager = McpManager(servers, tools=None, workspace=workspace)
     assert manager.servers["off"].status == "disabled"
+
+
+def test_oauth_settings_are_read_and_the_secret_can_be_an_input(workspace: Path) -> None:
+    entry = {
+        "url": "https://example.test/mcp",
+        "oauth": {
+            "client_id": "agent-tui-1",
+            "client_secret": "${input:secret}",
+            "scopes": "mcp:read mcp:write",
+        },
+    }
+    inputs = {"secret": {"description": "client secret", "password": True}}
+    servers = load_servers(
+        {"servers": {"remote": entry}, "inputs": inputs}, workspace, trusted=True
+    )
+    remote = servers["remote"]
+    assert remote.oauth.client_id == "agent-tui-1"
+    assert remote.oauth.scopes == ("mcp:read", "mcp:write")
+    assert [spec.id for spec in remote.inputs] == ["secret"]  # asked for like any other input
+    assert remote.with_inputs({"secret": "s3"}).oauth.client_secret == "s3"
+
+
+@pytest.mark.parametrize(
+    ("oauth", "key"),
+    [
+        ("client-id", "servers.remote.oauth"),
+        ({"client_id": 7}, "servers.remote.oauth.client_id"),
+        ({"scopes": [1, 2]}, "servers.remote.oauth.scopes"),
+        ({"grant": "password"}, "servers.remote.oauth.grant"),
+    ],
+)
+def test_malformed_oauth_settings_name_the_key(workspace: Path, oauth: object, key: str) -> None:
+    entry = {"url": "https://example.test/mcp", "oauth": oauth}
+    with pytest.raises(ConfigError) as caught:
+        parse_server("remote", entry, workspace=workspace, env={}, origin=".mcp.json")
+    assert caught.value.key == key

@@ -1,0 +1,314 @@
+"""OAuth for remote MCP servers: the SDK's client provider, our token store, and "needs sign-in".
+
+The ``mcp`` SDK's ``OAuthClientProvider`` (an httpx auth) does the protocol: protected resource
+metadata (path-based and from ``WWW-Authenticate``), authorization server metadata (RFC 8414 and
+OpenID), dynamic client registration or a Client ID Metadata Document, PKCE S256, the ``resource``
+parameter, scope selection, step-up on 403 ``insufficient_scope`` and refresh. This module gives it
+
+- a token store per server URL: the system keyring when ``keyring`` is installed and has a real
+  backend, else ``<state dir>/mcp-oauth/<hash>.json`` (0600);
+- the browser step (``SignIn``) only when the user asked to sign in (``agent-tui mcp login``,
+  ``/mcp login``). A server started in the background never opens a browser: with no tokens, or
+  when the stored ones cannot be refreshed, it fails with "needs sign-in: /mcp login NAME".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from mcp.client.auth import OAuthClientProvider
+from mcp.shared.auth import (
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthToken,
+)
+from pydantic import AnyUrl, ValidationError
+
+from agent_tui.errors import McpError
+from agent_tui.mcp.config import ServerConfig
+from agent_tui.paths import state_dir
+from agent_tui.state_files import move_aside, write_private
+
+logger = logging.getLogger(__name__)
+KEYRING_SERVICE = "agent-tui-mcp-oauth"
+# What the redirect URI is registered as when no sign-in is running (never used to redirect).
+PLACEHOLDER_REDIRECT = "http://127.0.0.1/callback"
+
+
+class SignInRequired(McpError):
+    """The server wants OAuth and there are no usable tokens: the user must sign in."""
+
+    def __init__(self, server: str) -> None:
+        super().__init__(f"needs sign-in: /mcp login {server} (or `agent-tui mcp login {server}`)")
+        self.server = server
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """The interactive step of a sign-in (``mcp.login`` builds one around a loopback server).
+
+    Args:
+        redirect_uri: where the authorization server sends the browser back (127.0.0.1:PORT).
+        open_url: shows the authorization URL (browser + printed line).
+        wait_callback: the code and state the redirect brought back.
+    """
+
+    redirect_uri: str
+    open_url: Callable[[str], Awaitable[None]]
+    wait_callback: Callable[[], Awaitable[AuthorizationCodeResult]]
+
+
+def _keyring() -> Any | None:
+    """The ``keyring`` module when it is installed and has a backend that stores something."""
+    try:
+        import keyring
+        from keyring.backends import fail
+    except ImportError:
+        return None
+    try:
+        backend = keyring.get_keyring()
+    except Exception:  # noqa: BLE001 - a broken keyring config means: use the file
+        logger.warning("keyring is installed but unusable", exc_info=True)
+        return None
+    if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 0) <= 0:
+        return None
+    return keyring
+
+
+class TokenStore:
+    """The SDK's ``TokenStorage`` for one server URL (tokens, their expiry, the client record)."""
+
+    def __init__(self, server_url: str) -> None:
+        self.server_url = server_url
+        self._keyring = _keyring()
+        digest = hashlib.sha256(server_url.encode()).hexdigest()[:24]
+        self.path = state_dir() / "mcp-oauth" / f"{digest}.json"
+
+    @property
+    def where(self) -> str:
+        """Where the tokens are kept, for the user."""
+        return "the system keyring" if self._keyring is not None else str(self.path)
+
+    def _load(self) -> dict[str, Any]:
+        text: str | None
+        if self._keyring is not None:
+            text = self._keyring.get_password(KEYRING_SERVICE, self.server_url)
+        else:
+            try:
+                text = self.path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                text = None
+        if not text:
+            return {}
+        try:
+            record = json.loads(text)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict) or record.get("url") != self.server_url:
+            if self._keyring is None:
+                move_aside(self.path, "not a token record")
+            return {}
+        return record
+
+    def _save(self, record: dict[str, Any]) -> None:
+        record["url"] = self.server_url
+        text = json.dumps(record)
+        if self._keyring is not None:
+            self._keyring.set_password(KEYRING_SERVICE, self.server_url, text)
+        else:
+            write_private(self.path, text)
+
+    def clear(self) -> bool:
+        """Forget the tokens and the client record. Returns whether there was anything."""
+        had = bool(self._load())
+        if self._keyring is not None and had:
+            self._keyring.delete_password(KEYRING_SERVICE, self.server_url)
+        else:
+            self.path.unlink(missing_ok=True)
+        return had
+
+    def forget_client(self) -> None:
+        """Drop the client record (it was registered for another redirect URI)."""
+        record = self._load()
+        if record.pop("client", None) is not None:
+            self._save(record)
+
+    def has_tokens(self) -> bool:
+        return bool(self._load().get("tokens"))
+
+    def expires_at(self) -> float | None:
+        value = self._load().get("expires_at")
+        return float(value) if isinstance(value, int | float) else None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        raw = self._load().get("tokens")
+        try:
+            return OAuthToken.model_validate(raw) if raw else None
+        except ValidationError:
+            return None
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        record = self._load()
+        record["tokens"] = tokens.model_dump(mode="json", exclude_none=True)
+        # Kept beside the token: its expires_in is relative to when it was issued.
+        record["expires_at"] = time.time() + tokens.expires_in if tokens.expires_in else None
+        self._save(record)
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        raw = self._load().get("client")
+        try:
+            return OAuthClientInformationFull.model_validate(raw) if raw else None
+        except ValidationError:
+            return None
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        record = self._load()
+        record["client"] = client_info.model_dump(mode="json", exclude_none=True)
+        self._save(record)
+
+
+class _Provider(OAuthClientProvider):
+    """The SDK's provider, knowing when stored tokens expire (so a restart refreshes them)."""
+
+    def __init__(self, store: TokenStore, **kwargs: Any) -> None:
+        super().__init__(storage=store, **kwargs)
+        self._store = store
+
+    async def _initialize(self) -> None:
+        # The SDK loads tokens without their expiry and would send an expired one forever.
+        await super()._initialize()
+        self.context.token_expiry_time = self._store.expires_at()
+
+
+class _NeedsSignIn(httpx2.Auth):
+    """No tokens and nobody to ask: pass requests through; a 401 becomes ``SignInRequired``."""
+
+    def __init__(self, server: str) -> None:
+        self.server = server
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        response = yield request
+        if response.status_code == 401:
+            raise SignInRequired(self.server)
+
+
+def _client_credentials(config: ServerConfig, store: TokenStore) -> httpx2.Auth:
+    """A provider for the client_credentials grant: nobody signs in, tokens come on demand.
+
+    Raises:
+        McpError: ``client_id`` or a secret/key is missing, or the key file cannot be read.
+    """
+    from mcp.client.auth.extensions.client_credentials import (
+        ClientCredentialsOAuthProvider,
+        PrivateKeyJWTOAuthProvider,
+        SignedJWTParameters,
+    )
+
+    settings = config.oauth
+    scope = " ".join(settings.scopes) or None
+    if not settings.client_id or not (settings.client_secret or settings.private_key_file):
+        raise McpError(
+            "oauth.grant = client_credentials needs client_id and client_secret or private_key_file"
+        )
+    if settings.private_key_file:
+        try:
+            key = Path(settings.private_key_file).expanduser().read_text(encoding="utf-8")
+        except OSError as exc:
+            raise McpError(f"cannot read oauth.private_key_file: {exc.strerror}") from exc
+        signer = SignedJWTParameters(
+            issuer=settings.client_id,
+            subject=settings.client_id,
+            signing_key=key,
+            signing_algorithm=settings.signing_algorithm,
+        )
+        return PrivateKeyJWTOAuthProvider(
+            server_url=config.url,
+            storage=store,
+            client_id=settings.client_id,
+            assertion_provider=signer.create_assertion_provider(),
+            scope=scope,
+        )
+    return ClientCredentialsOAuthProvider(
+        server_url=config.url,
+        storage=store,
+        client_id=settings.client_id,
+        client_secret=settings.client_secret,
+        scope=scope,
+    )
+
+
+def _pre_registered(config: ServerConfig, redirect_uri: str) -> OAuthClientInformationFull:
+    settings = config.oauth
+    return OAuthClientInformationFull(
+        client_id=settings.client_id,
+        client_secret=settings.client_secret or None,
+        redirect_uris=[AnyUrl(redirect_uri)],
+        token_endpoint_auth_method="client_secret_basic" if settings.client_secret else "none",
+        scope=" ".join(settings.scopes) or None,
+    )
+
+
+def client_metadata(config: ServerConfig, redirect_uri: str) -> OAuthClientMetadata:
+    """What agent-tui registers as (dynamic client registration)."""
+    return OAuthClientMetadata(
+        client_name="agent-tui",
+        redirect_uris=[AnyUrl(redirect_uri)],
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method="none",  # a public client: it cannot keep a secret
+        scope=" ".join(config.oauth.scopes) or None,
+    )
+
+
+async def http_auth(config: ServerConfig, sign_in: SignIn | None = None) -> httpx2.Auth:
+    """The httpx auth for a remote server's requests.
+
+    Args:
+        config: the server (its URL keys the token store; ``oauth`` holds pre-registered
+            credentials).
+        sign_in: the browser step; None (a server started in the background): never ask, fail
+            with ``SignInRequired`` instead.
+    """
+    client_metadata_url = config.oauth.client_metadata_url or None
+    store = TokenStore(config.url)
+    if config.oauth.grant == "client_credentials":
+        return _client_credentials(config, store)
+    if sign_in is None and not store.has_tokens():
+        return _NeedsSignIn(config.name)
+    redirect_uri = sign_in.redirect_uri if sign_in is not None else PLACEHOLDER_REDIRECT
+    if config.oauth.client_id:
+        await store.set_client_info(_pre_registered(config, redirect_uri))
+    else:
+        known = await store.get_client_info()
+        if known is not None and sign_in is not None and known.redirect_uris:
+            if str(known.redirect_uris[0]) != redirect_uri and known.client_id != (
+                client_metadata_url or ""
+            ):
+                # Registered with another loopback port: register again rather than be refused.
+                store.forget_client()
+
+    async def refuse(_url: str) -> None:
+        raise SignInRequired(config.name)
+
+    async def no_callback() -> AuthorizationCodeResult:
+        raise SignInRequired(config.name)
+
+    return _Provider(
+        store,
+        server_url=config.url,
+        client_metadata=client_metadata(config, redirect_uri),
+        redirect_handler=sign_in.open_url if sign_in is not None else refuse,
+        callback_handler=sign_in.wait_callback if sign_in is not None else no_callback,
+        client_metadata_url=client_metadata_url,
+    )
