@@ -28,6 +28,14 @@ DEMO_BANNER = (
 )
 
 
+# ``agent-tui mcp SUBCOMMAND ...``: the module whose ``main(subcommand, argv)`` runs each.
+MCP_SUBCOMMANDS = {
+    "list": "agent_tui.mcp.cli",
+    "tools": "agent_tui.mcp.cli",
+    "call": "agent_tui.mcp.cli",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-tui",
@@ -136,14 +144,31 @@ def _approval_command(args: argparse.Namespace, workspace: Path) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
     from agent_tui.errors import AgentError
 
     try:
-        return _run(args)
+        if argv[:1] == ["mcp"]:
+            return _mcp_command(argv[1:])
+        return _run(build_parser().parse_args(argv))
     except AgentError as exc:
         sys.stderr.write(f"agent-tui: {exc}\n")
         return exc.exit_code
+
+
+def _mcp_command(argv: list[str]) -> int:
+    import importlib
+
+    if not argv or argv[0] not in MCP_SUBCOMMANDS:
+        usage = f"usage: agent-tui mcp {{{','.join(MCP_SUBCOMMANDS)}}} ... (-h for each)\n"
+        if argv[:1] in (["-h"], ["--help"]):
+            sys.stdout.write(usage)
+            return 0
+        sys.stderr.write(usage)
+        return 2
+    module = importlib.import_module(MCP_SUBCOMMANDS[argv[0]])
+    code: int = module.main(argv[0], argv[1:])
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -73,6 +73,11 @@ class CallOutcome:
     parts: tuple[Part, ...]
     structured: Any = None
     is_error: bool = False
+    timed_out: bool = False
+
+
+# A tool call's progress notifications: (progress, total or None, message).
+ProgressHook = Callable[[float, float | None, str], None]
 
 
 @dataclass(frozen=True)
