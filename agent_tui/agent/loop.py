@@ -113,7 +113,10 @@ class Agent:
             for name, state in mcp.servers.items()
             if state.status == "failed"
         ]
-        return [*mcp.notices, *failed]
+        from agent_tui.mcp.tool_cap import cap_notice
+
+        capped = cap_notice(self.deps.tools)
+        return [*mcp.notices, *failed, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals and the provider's connections."""
