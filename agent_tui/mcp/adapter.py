@@ -352,8 +352,9 @@ def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, An
 
     async def on_elicit(_ctx: Any, params: Any) -> mt.ElicitResult | mt.ErrorData:
         if isinstance(params, mt.ElicitRequestURLParams):
-            # URL-mode elicitation (open a browser for OAuth and the like) is not supported.
-            return mt.ElicitResult(action="decline")
+            # URL mode (a sign-in or payment page): the user sees the URL and decides.
+            answer = await handlers.elicit_url(params.message, params.url)
+            return mt.ElicitResult(action=answer.action)
         answer = await handlers.elicit(params.message, dict(params.requested_schema))
         content = answer.content if answer.action == "accept" else None
         return mt.ElicitResult(action=answer.action, content=content)

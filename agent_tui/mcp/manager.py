@@ -103,6 +103,13 @@ class _Handlers:
             return ElicitAnswer("decline")
         return await hook(self.state.name, message, schema)
 
+    async def elicit_url(self, message: str, url: str) -> ElicitAnswer:
+        hook = self.manager.hooks.on_elicit_url
+        if hook is None:  # headless: nobody to ask, and nothing is opened unasked
+            self.log(f"declined a URL-mode elicitation (nobody to ask): {url}")
+            return ElicitAnswer("decline")
+        return await hook(self.state.name, message, url)
+
     async def sample(self, request: SamplingRequest) -> SamplingAnswer | None:
         return await self.manager.sample(self.state.name, request)
 

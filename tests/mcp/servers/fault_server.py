@@ -20,12 +20,23 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, ListToolsResult, TextContent
+from mcp_types import (
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestURLParams,
+    ElicitResult,
+    InputRequiredResult,
+    ListToolsResult,
+    TextContent,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 delay = float(os.environ.get("FAULT_START_DELAY", "0"))
 if delay:
     time.sleep(delay)
 
+SIGN_IN = "Sign in to the fault service"
+SIGN_IN_URL = "https://example.test/signin?x=1"
 COUNT_SCHEMA = {
     "type": "object",
     "properties": {"count": {"type": "integer"}},
@@ -92,11 +103,16 @@ def structured(city: str) -> dict[str, Any]:
 
 
 @server.tool()
-async def open_url(ctx: Context) -> str:
+async def open_url(ctx: Context) -> str | InputRequiredResult:
     """Asks the user to open a page (URL-mode elicitation)."""
-    result = await ctx.elicit_url(
-        "Sign in to the fault service", "https://example.test/signin?x=1", "elicit-1"
-    )
+    answer = (ctx.input_responses or {}).get("signin")
+    if isinstance(answer, ElicitResult):
+        return f"url elicitation: {answer.action}"
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        # 2026-07-28 has no server-initiated requests: the question rides the result.
+        params = ElicitRequestURLParams(message=SIGN_IN, url=SIGN_IN_URL)
+        return InputRequiredResult(input_requests={"signin": ElicitRequest(params=params)})
+    result = await ctx.elicit_url(SIGN_IN, SIGN_IN_URL, "elicit-1")
     return f"url elicitation: {result.action}"
 
 
