@@ -399,6 +399,8 @@ class McpManager:
             failure = _describe(exc)
         finally:
             state.connection = None
+            # What it offered went with it: /mcp must not count a dead server's old lists.
+            state.tools, state.prompts, state.resources, state.templates = [], [], [], []
             if self.registry is not None:
                 self.registry.unregister_source(source_of(state.name))
             errlog.close()

@@ -6,7 +6,9 @@ The bound of each test is the subprocess timeout of ``run_cli``: a hang fails th
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +91,18 @@ def test_progress_notifications_restart_the_call_timeout(tmp_path: Path, fake_ll
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["tool_calls"] == [{"id": "c1", "name": "mcp_fault_busy", "is_error": False}]
     assert "done after all steps" in json.dumps(fake_llm.requests[1]["messages"][-1])
+
+
+async def test_mcp_counts_drop_to_zero_when_a_server_fails(make_manager: Any) -> None:
+    from agent_tui.commands.mcp_cmds import servers_markdown
+    from agent_tui.errors import McpError
+    from tests.mcp.fault import FAULT_SERVER
+
+    server = {"command": sys.executable, "args": [str(FAULT_SERVER)]}
+    manager, registry = await make_manager({"fault": server})
+    assert "| fault | running | 7 | 0 | 1 | stdio |" in servers_markdown(manager)
+    with contextlib.suppress(McpError):  # the answer never comes: the process is gone
+        await manager.call_tool("fault", "crash", {})
+    await manager.wait_for(lambda: manager.servers["fault"].status == "failed")
+    assert "| fault | failed | 0 | 0 | 0 | stdio |" in servers_markdown(manager)
+    assert not [m for m in registry.manifests() if m.name.startswith("mcp_fault")]

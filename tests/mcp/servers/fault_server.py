@@ -4,7 +4,7 @@
 - ``busy``: reports progress ``steps`` times, ``interval`` seconds apart, then answers ``done``.
 - ``FAULT_START_DELAY`` (seconds): sleep before speaking at all (a slow-starting server).
 - ``FAULT_TOOLS`` (N): register N more small tools ``t000``… (for the model's tool cap).
-- ``fail``: always a tool error.
+- ``fail``: always a tool error; ``crash``: the process exits.
 - ``bad_structured``: declares an outputSchema and returns structuredContent that breaks it.
 - ``structured``: returns valid structuredContent and a text summary.
 - ``open_url``: asks the client, by URL-mode elicitation, to open a page; answers with the action.
@@ -88,6 +88,12 @@ def bad_structured() -> CallToolResult:
         content=[TextContent(type="text", text="count: many")],
         structured_content={"count": "many"},
     )
+
+
+@server.tool()
+def crash() -> str:
+    """Exits the server process at once."""
+    os._exit(3)
 
 
 @server.tool()
