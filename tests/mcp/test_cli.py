@@ -93,3 +93,12 @@ def test_mcp_call_usage_errors_exit_2(tmp_path: Path) -> None:
 def test_mcp_call_help_says_the_tool_runs_without_approval(tmp_path: Path) -> None:
     code, out, _ = _mcp(tmp_path, "call", "--help")
     assert code == 0 and "without asking for approval" in " ".join(out.split())
+
+
+def test_url_elicitation_is_declined_where_nobody_can_be_asked(tmp_path: Path) -> None:
+    fault_agentrc(tmp_path / "home")
+    code, out, err = _mcp(tmp_path, "call", "fault", "open_url")
+    assert code == 0, err
+    assert out.strip() == "url elicitation: decline"
+    log = (tmp_path / "state" / "logs" / "mcp-fault.log").read_text()
+    assert "declined a URL-mode elicitation (nobody to ask): https://example.test/signin" in log
