@@ -28,6 +28,16 @@ DEMO_BANNER = (
 )
 
 
+# ``agent-tui mcp SUBCOMMAND ...``: the ``module:function(subcommand, argv)`` that runs each.
+MCP_SUBCOMMANDS = {
+    "list": "agent_tui.mcp.cli:main",
+    "tools": "agent_tui.mcp.cli:main",
+    "call": "agent_tui.mcp.cli:main",
+    "login": "agent_tui.mcp.login:subcommand",
+    "logout": "agent_tui.mcp.login:subcommand",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-tui",
@@ -139,20 +149,28 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     from agent_tui.errors import AgentError
 
-    if argv[:1] == ["mcp"] and argv[1:2] in (["login"], ["logout"]):
-        from agent_tui.mcp.login import main as mcp_login
-
-        try:
-            return mcp_login(argv[1:])
-        except AgentError as exc:
-            sys.stderr.write(f"agent-tui: {exc}\n")
-            return exc.exit_code
-    args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        if argv[:1] == ["mcp"]:
+            return _mcp_command(argv[1:])
+        return _run(build_parser().parse_args(argv))
     except AgentError as exc:
         sys.stderr.write(f"agent-tui: {exc}\n")
         return exc.exit_code
+
+
+def _mcp_command(argv: list[str]) -> int:
+    import importlib
+
+    if not argv or argv[0] not in MCP_SUBCOMMANDS:
+        usage = f"usage: agent-tui mcp {{{','.join(MCP_SUBCOMMANDS)}}} ... (-h for each)\n"
+        if argv[:1] in (["-h"], ["--help"]):
+            sys.stdout.write(usage)
+            return 0
+        sys.stderr.write(usage)
+        return 2
+    module, function = MCP_SUBCOMMANDS[argv[0]].split(":")
+    code: int = getattr(importlib.import_module(module), function)(argv[0], argv[1:])
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:

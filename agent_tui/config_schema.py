@@ -128,6 +128,8 @@ SCHEMA: dict[str, Any] = {
             "additionalProperties": False,
             "properties": {
                 "connect_timeout_s": {"type": "number", "exclusiveMinimum": 0},
+                # How long a request waits for servers still starting (0: not at all).
+                "startup_wait_s": {"type": "number", "minimum": 0},
                 # What ${input:ID} in a server entry asks for (VS Code's promptString inputs).
                 "inputs": {
                     "type": "object",
@@ -188,6 +190,8 @@ SCHEMA: dict[str, Any] = {
                                     },
                                 },
                             },
+                            # A tool call's bound; each progress notification restarts it.
+                            "call_timeout_s": {"type": "number", "exclusiveMinimum": 0},
                         },
                     },
                 },

@@ -138,6 +138,17 @@ class ToolOutputDelta(Event):
 
 
 @dataclass(frozen=True)
+class ToolProgress(Event):
+    """A running tool's progress (an MCP server's progress notifications); shown on its card."""
+
+    type: ClassVar[str] = "tool_progress"
+    call_id: str
+    progress: float
+    total: float | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
 class ToolCallFinished(Event):
     type: ClassVar[str] = "tool_call_finished"
     call_id: str

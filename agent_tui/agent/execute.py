@@ -91,8 +91,15 @@ class CallProcessor:
         def on_output(text: str) -> None:
             self.emit(ev.ToolOutputDelta(call_id, text))
 
+        def on_progress(progress: float, total: float | None, message: str) -> None:
+            self.emit(ev.ToolProgress(call_id, progress, total, message))
+
         return ToolContext(
-            self.deps.workspace, self.deps.session, self.deps.config, on_output=on_output
+            self.deps.workspace,
+            self.deps.session,
+            self.deps.config,
+            on_output=on_output,
+            on_progress=on_progress,
         )
 
     def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:

@@ -116,11 +116,13 @@ def compose_system_prompt(
     participant_prompt: str = "",
     tool_hints: tuple[str, ...] = (),
     instructions: list[InstructionsFile] | None = None,
+    server_instructions: str = "",
 ) -> str:
     """Base prompt + environment + instructions files + participant prompt + tool hints.
 
     The fixed parts come first and the per-turn parts last, so a provider's prompt cache keeps
     hitting on the common prefix. ``instructions``: the files already scanned (None: read them).
+    ``server_instructions``: the MCP servers' section (``mcp.instructions``).
     """
     parts = [base_prompt(), environment_section(workspace)]
     files = load_instructions(workspace, config) if instructions is None else instructions
@@ -130,6 +132,8 @@ def compose_system_prompt(
             "Follow these project instructions; they override the general guidance above."
         )
         parts.extend(f'<instructions file="{f.path}">\n{f.text}\n</instructions>' for f in files)
+    if server_instructions:
+        parts.append(server_instructions)
     if participant_prompt.strip():
         parts.append(participant_prompt.strip())
     if tool_hints:

@@ -113,13 +113,16 @@ class Agent:
         mcp = self.deps.mcp
         if mcp is None:
             return []
-        await mcp.wait_started()
+        await mcp.wait_started()  # bounded: a server that cannot connect in time is failed
         failed = [
             f"MCP server {name} failed: {state.error}"
             for name, state in mcp.servers.items()
             if state.status == "failed"
         ]
-        return [*mcp.notices, *failed]
+        from agent_tui.mcp.tool_cap import cap_notice
+
+        capped = cap_notice(self.deps.tools)
+        return [*mcp.notices, *failed, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals and the provider's connections."""
@@ -193,6 +196,11 @@ class Agent:
             yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
             yield ev.TurnFinished("", "local_command", 0, usage)
             return
+        if self.deps.mcp is not None and self.deps.mcp.starting():
+            from agent_tui.mcp.startup import wait_for_servers
+
+            async for event in wait_for_servers(self.deps.mcp):
+                yield event
         yield ev.TurnStarted(
             plan.text, plan.participant, plan.command, tuple(r.label for r in plan.references)
         )

@@ -29,7 +29,7 @@ from agent_tui.tools.base import ToolContext
 from agent_tui.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from agent_tui.agent.loop import Agent
+    from agent_tui.agent.loop import Agent, AgentDeps
 
 __all__ = ["Reference", "TurnPlan", "TurnCommandContext", "plan_turn", "resolve_tool_names"]
 
@@ -226,6 +226,7 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         participant_prompt=participant.prompt,
         tool_hints=tuple(hints),
         instructions=instructions,
+        server_instructions=_server_instructions(deps),
     )
     shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
     notices = tuple(n for n in skipped if n not in shown)
@@ -239,3 +240,11 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         command=command_name,
         notices=notices,
     )
+
+
+def _server_instructions(deps: AgentDeps) -> str:
+    if getattr(deps, "mcp", None) is None:  # the references lookup above is as lenient
+        return ""
+    from agent_tui.mcp.instructions import instructions_section
+
+    return instructions_section(deps.mcp, trusted=deps.config.trusted)

@@ -38,6 +38,7 @@ from agent_tui.mcp.types import (
     CallOutcome,
     ClientHandlers,
     Part,
+    ProgressHook,
     PromptArg,
     PromptInfo,
     PromptMessage,
@@ -68,6 +69,20 @@ def _b64_size(data: str) -> int:
         return len(data) * 3 // 4
 
 
+_TEXT_MIME_SUFFIXES = ("json", "xml", "yaml", "javascript", "toml", "csv", "markdown", "x-sh")
+
+
+def _blob_text(data: str, mime: str) -> str | None:
+    """A base64 blob of a text MIME type as text (servers send files as blobs); else None."""
+    kind = mime.split(";")[0].strip().lower()
+    if not (kind.startswith("text/") or kind.endswith(_TEXT_MIME_SUFFIXES)):
+        return None
+    try:
+        return base64.b64decode(data, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):  # not base64, or not UTF-8: left as binary
+        return None
+
+
 def _part(block: Any) -> Part:
     """Convert one SDK content block (or resource contents) to a Part."""
     if isinstance(block, mt.TextContent):
@@ -81,6 +96,9 @@ def _part(block: Any) -> Part:
     if isinstance(block, mt.TextResourceContents):
         return Part("resource", text=block.text, uri=str(block.uri), mime=block.mime_type or "")
     if isinstance(block, mt.BlobResourceContents):
+        text = _blob_text(block.blob, block.mime_type or "")
+        if text is not None:
+            return Part("resource", text=text, uri=str(block.uri), mime=block.mime_type or "")
         return Part(
             "resource",
             uri=str(block.uri),
@@ -231,8 +249,44 @@ class Connection:
             )
         return out
 
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> CallOutcome:
-        result = await self._guard(self._client.call_tool(name, arguments))
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        timeout: float,
+        on_progress: ProgressHook | None = None,
+    ) -> CallOutcome:
+        """Call a tool; a call silent for ``timeout`` seconds is cancelled and answers an error.
+
+        Every progress notification restarts the timeout (a long job that reports is not
+        abandoned). Cancelling sends ``notifications/cancelled`` (the SDK does, on cancellation).
+        """
+        with anyio.CancelScope() as scope:
+            scope.deadline = anyio.current_time() + timeout
+
+            async def reported(progress: float, total: float | None, message: str | None) -> None:
+                scope.deadline = anyio.current_time() + timeout
+                if on_progress is not None:
+                    on_progress(progress, total, message or "")
+
+            # The progress callback also makes the SDK send a progressToken with the call.
+            try:
+                result = await self._guard(
+                    self._client.call_tool(name, arguments, progress_callback=reported)
+                )
+            except RuntimeError as exc:
+                # The SDK checks structuredContent against the tool's outputSchema (jsonschema,
+                # imported on first use) and raises RuntimeError when it does not match.
+                reason = str(exc).splitlines()[0]
+                text = f"The tool's structured result broke its declared outputSchema: {reason}"
+                return CallOutcome(parts=(Part("text", text=text),), is_error=True)
+        if scope.cancelled_caught:
+            text = (
+                f"The tool did not answer within {timeout:g} s (nor report progress), so the "
+                "call was cancelled."
+            )
+            return CallOutcome(parts=(Part("text", text=text),), is_error=True, timed_out=True)
         return CallOutcome(
             parts=tuple(_part(block) for block in result.content),
             structured=result.structured_content,
@@ -300,8 +354,9 @@ def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, An
 
     async def on_elicit(_ctx: Any, params: Any) -> mt.ElicitResult | mt.ErrorData:
         if isinstance(params, mt.ElicitRequestURLParams):
-            # URL-mode elicitation (open a browser for OAuth and the like) is not supported.
-            return mt.ElicitResult(action="decline")
+            # URL mode (a sign-in or payment page): the user sees the URL and decides.
+            answer = await handlers.elicit_url(params.message, params.url)
+            return mt.ElicitResult(action=answer.action)
         answer = await handlers.elicit(params.message, dict(params.requested_schema))
         content = answer.content if answer.action == "accept" else None
         return mt.ElicitResult(action=answer.action, content=content)

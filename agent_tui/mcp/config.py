@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 Transport = Literal["stdio", "http", "sse"]
 DEFAULT_CONNECT_TIMEOUT_S = 30.0
+DEFAULT_CALL_TIMEOUT_S = 120.0
+DEFAULT_STARTUP_WAIT_S = 5.0
 WORKSPACE_FILES: tuple[tuple[str, str], ...] = (
     (".vscode/mcp.json", "servers"),
     (".mcp.json", "mcpServers"),
@@ -82,6 +84,7 @@ class ServerConfig:
     origin: str = "agentrc"
     inputs: tuple[InputSpec, ...] = ()
     oauth: OAuthSettings = field(default_factory=OAuthSettings)
+    call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
 
     def strings(self) -> Iterator[str]:
         """Every string that may hold a variable (command, args, env, cwd, url, headers, secret)."""
@@ -256,6 +259,15 @@ def parse_server(
             _strings(item, origin, f"{key}.{field_name}.{item_key}")
         return {k: expand(v, workspace, env) for k, v in value.items()}
 
+    call_timeout = raw.get("call_timeout_s", DEFAULT_CALL_TIMEOUT_S)
+    if (
+        isinstance(call_timeout, bool)
+        or not isinstance(call_timeout, int | float)
+        or call_timeout <= 0
+    ):
+        raise ConfigError(
+            "must be a number of seconds above 0", file=origin, key=f"{key}.call_timeout_s"
+        )
     args = raw.get("args") or []
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         raise ConfigError("must be a list of strings", file=origin, key=f"{key}.args")
@@ -271,6 +283,7 @@ def parse_server(
         disabled=bool(raw.get("disabled", False)),
         origin=origin,
         oauth=_oauth_settings(raw.get("oauth"), workspace, env, origin, f"{key}.oauth"),
+        call_timeout_s=float(call_timeout),
     )
     if kind == "stdio" and not config.command:
         raise ConfigError("a stdio server needs `command`", file=origin, key=key)
@@ -412,6 +425,10 @@ def ignored_workspace_files(workspace: Path, *, trusted: bool) -> list[str]:
 
 def connect_timeout(agentrc_mcp: dict[str, Any] | None) -> float:
     return float((agentrc_mcp or {}).get("connect_timeout_s", DEFAULT_CONNECT_TIMEOUT_S))
+
+
+def startup_wait(agentrc_mcp: dict[str, Any] | None) -> float:
+    return float((agentrc_mcp or {}).get("startup_wait_s", DEFAULT_STARTUP_WAIT_S))
 
 
 def user_input_values(config: Config) -> dict[str, str]:

@@ -226,6 +226,11 @@ def login_command(action: str, name: str, workspace: Path, *, trusted: bool) -> 
     return 0
 
 
+def subcommand(command: str, argv: list[str]) -> int:
+    """``agent-tui mcp login|logout ...`` as cli.MCP_SUBCOMMANDS calls it."""
+    return main([command, *argv])
+
+
 def main(argv: list[str]) -> int:
     """``agent-tui mcp login|logout NAME [-C DIR] [--trust]``."""
     import argparse

@@ -24,10 +24,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from agent_tui.errors import McpError
 from agent_tui.mcp.config import (
     DEFAULT_CONNECT_TIMEOUT_S,
+    DEFAULT_STARTUP_WAIT_S,
     ServerConfig,
     connect_timeout,
     ignored_workspace_files,
     load_servers,
+    startup_wait,
     user_input_values,
 )
 from agent_tui.mcp.inputs import InputValues, missing_message
@@ -37,6 +39,7 @@ from agent_tui.mcp.types import (
     ElicitAnswer,
     McpHooks,
     Part,
+    ProgressHook,
     PromptInfo,
     PromptResult,
     ResourceInfo,
@@ -59,6 +62,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 Status = Literal["stopped", "starting", "running", "failed", "disabled"]
 MAX_LOG_BYTES = 1_000_000
+# How much longer than the connect timeout a wait for starting servers lasts before it gives up on
+# them (inputs are asked before the connect timeout starts; headless asks none).
+START_GRACE_S = 5.0
 
 
 @dataclass
@@ -96,6 +102,13 @@ class _Handlers:
         if hook is None:  # headless: nobody to fill in the form
             return ElicitAnswer("decline")
         return await hook(self.state.name, message, schema)
+
+    async def elicit_url(self, message: str, url: str) -> ElicitAnswer:
+        hook = self.manager.hooks.on_elicit_url
+        if hook is None:  # headless: nobody to ask, and nothing is opened unasked
+            self.log(f"declined a URL-mode elicitation (nobody to ask): {url}")
+            return ElicitAnswer("decline")
+        return await hook(self.state.name, message, url)
 
     async def sample(self, request: SamplingRequest) -> SamplingAnswer | None:
         return await self.manager.sample(self.state.name, request)
@@ -149,6 +162,8 @@ class McpManager:
             for name, config in servers.items()
         }
         self.notices: list[str] = []
+        # How long a request waits for servers still starting (``[mcp] startup_wait_s``).
+        self.startup_wait_s = DEFAULT_STARTUP_WAIT_S
         # Called with a server name whenever its state, tools, prompts or resources change.
         self.listeners: list[Callable[[str], None]] = []
         self._changed = asyncio.Condition()
@@ -174,6 +189,7 @@ class McpManager:
             connect_timeout_s=connect_timeout(section),
             input_values=lambda: user_input_values(config),
         )
+        manager.startup_wait_s = startup_wait(section)
         if "mcp.input_values" in config.ignored_user_only:
             manager.notices.append(
                 ".agentrc: this workspace's [mcp.input_values] are ignored; only ~/.agentrc's apply."
@@ -226,7 +242,12 @@ class McpManager:
         state = self.state(name)
         if state.status in ("stopped", "failed", "disabled"):
             self._launch(state)
-        await self.wait_for(lambda: state.status in ("running", "failed"), None)
+        try:
+            bound = self.connect_timeout_s + START_GRACE_S  # never outlives the connect timeout
+            await self.wait_for(lambda: state.status in ("running", "failed"), bound)
+        except TimeoutError:
+            await self.stop(name)
+            self._fail(state, f"did not start within {bound:g} s")
         return state
 
     async def stop(self, name: str) -> ServerState:
@@ -251,14 +272,38 @@ class McpManager:
         # Concurrently: each stdio server may take a grace period to exit.
         await asyncio.gather(*(self.stop(name) for name in list(self.servers)))
 
-    async def wait_started(self, timeout: float | None = None) -> None:
-        """Wait until no server is still starting (each is bounded by the connect timeout).
+    def starting(self) -> list[str]:
+        """The servers still starting."""
+        return [name for name, s in self.servers.items() if s.status == "starting"]
 
-        Headless runs call this before the first turn so the model is offered the servers' tools.
+    async def wait_started(self, timeout: float | None = None) -> list[str]:
+        """Wait until no server is still starting, for at most ``timeout`` seconds.
+
+        Args:
+            timeout: the bound; None: the connect timeout plus a grace period, after which a
+                server still starting is stopped and marked ``failed`` (it can no longer connect
+                in time, and a wait must never outlive it).
+
+        Returns:
+            The servers still starting when the bound was reached (none when ``timeout`` is None).
         """
-        await self.wait_for(
-            lambda: all(s.status != "starting" for s in self.servers.values()), timeout
-        )
+        enforce = timeout is None
+        bound = self.connect_timeout_s + START_GRACE_S if timeout is None else timeout
+        try:
+            await self.wait_for(lambda: not self.starting(), bound)
+        except TimeoutError:
+            pass
+        late = self.starting()
+        if enforce:
+            for name in late:
+                state = self.servers[name]
+                if state.task is not None:
+                    state.stopping = True  # its task's own failure must not overwrite ours
+                    state.task.cancel()
+                state.stopping = False
+                self._fail(state, f"did not start within {bound:g} s")
+            return []
+        return late
 
     async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = 60) -> None:
         """Wait until ``predicate()`` holds; it is re-checked after every state change.
@@ -301,6 +346,12 @@ class McpManager:
             await self._connect(state, config)
         finally:
             handle.cancel()
+            # Whatever ended the task, a server is never left "starting" (waits would never end).
+            if state.status == "starting" and not state.stopping:
+                self._fail(state, self._timeout_reason() if state.timed_out else "did not start")
+
+    def _timeout_reason(self) -> str:
+        return f"did not connect within {self.connect_timeout_s:g} s"
 
     async def _fill_inputs(self, state: ServerState) -> ServerConfig | None:
         """The server's config with its ``${input:ID}`` values; None (and failed) if one is missing."""
@@ -315,9 +366,6 @@ class McpManager:
         return state.config.with_inputs(values) if values else state.config
 
     async def _connect(self, state: ServerState, config: ServerConfig) -> None:
-        # The SDK import (~1 s) happens only once a server starts, and in a thread so the event
-        # loop (the TUI) keeps running meanwhile.
-        adapter = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.adapter")
         private_dir(state.log_path.parent)
         if state.log_path.exists() and state.log_path.stat().st_size > MAX_LOG_BYTES:
             state.log_path.replace(state.log_path.with_suffix(".log.1"))  # keep one old log
@@ -326,6 +374,10 @@ class McpManager:
         errlog = open(private_fd(state.log_path, append=True), "a", encoding="utf-8", buffering=1)
         failure = ""
         try:
+            # The SDK import (~1 s) happens only once a server starts, and in a thread so the
+            # event loop (the TUI) keeps running meanwhile. Inside the try: the connect timeout
+            # may fire while it runs, and must fail the server like any other timeout.
+            adapter = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.adapter")
             async with adapter.connect(
                 config, _Handlers(self, state), errlog=errlog, workspace=self.workspace
             ) as connection:
@@ -339,7 +391,7 @@ class McpManager:
             failure = "the server closed the connection (exited?)"
         except asyncio.CancelledError:
             if state.timed_out:
-                failure = f"did not connect within {self.connect_timeout_s:g} s"
+                failure = self._timeout_reason()
             elif not state.stopping:
                 raise
         except Exception as exc:  # noqa: BLE001 - any failure of a server task marks it failed
@@ -347,6 +399,8 @@ class McpManager:
             failure = describe_failure(exc)
         finally:
             state.connection = None
+            # What it offered went with it: /mcp must not count a dead server's old lists.
+            state.tools, state.prompts, state.resources, state.templates = [], [], [], []
             if self.registry is not None:
                 self.registry.unregister_source(source_of(state.name))
             errlog.close()
@@ -416,8 +470,23 @@ class McpManager:
             raise McpError(f"MCP server {name!r} is {state.status}{detail}")
         return state.connection
 
-    async def call_tool(self, server: str, tool: str, arguments: dict[str, Any]) -> CallOutcome:
-        return await self.connection(server).call_tool(tool, arguments)
+    async def call_tool(
+        self,
+        server: str,
+        tool: str,
+        arguments: dict[str, Any],
+        on_progress: ProgressHook | None = None,
+    ) -> CallOutcome:
+        """Call a server's tool, bounded by its ``call_timeout_s`` (restarted by progress)."""
+        state = self.state(server)
+        outcome = await self.connection(server).call_tool(
+            tool, arguments, timeout=state.config.call_timeout_s, on_progress=on_progress
+        )
+        if outcome.timed_out:
+            self.write_log(
+                state, f"tools/call {tool}: no answer in {state.config.call_timeout_s:g} s"
+            )
+        return outcome
 
     async def get_prompt(self, server: str, prompt: str, arguments: dict[str, str]) -> PromptResult:
         return await self.connection(server).get_prompt(prompt, arguments)

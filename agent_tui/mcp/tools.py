@@ -75,15 +75,31 @@ def to_tool_result(outcome: CallOutcome) -> ToolResult:
     texts = [part.render() for part in outcome.parts]
     data: dict[str, Any] = {}
     if outcome.structured is not None:
+        # Checked against the tool's outputSchema by the SDK (a mismatch is an error result).
         data["structured_content"] = outcome.structured
-        dumped = json.dumps(outcome.structured, ensure_ascii=False)
-        # Servers are asked to mirror structuredContent as text; add it only when they did not.
-        if not any(part.kind == "text" for part in outcome.parts):
-            texts.append(dumped)
+        # Servers are asked to mirror structuredContent as text; added after the content unless
+        # a text block already holds exactly it (no need to send it twice).
+        if not any(_same_json(part.text, outcome.structured) for part in outcome.parts):
+            texts.append(json.dumps(outcome.structured, ensure_ascii=False))
     content = "\n".join(texts) or (
         "(the tool reported an error)" if outcome.is_error else "(no output)"
     )
     return ToolResult(content=content, is_error=outcome.is_error, data=data)
+
+
+def _same_json(text: str, value: Any) -> bool:
+    """Whether ``text`` already says ``value``: the same JSON, or the one value of a wrapper
+    (the SDK's servers send a tool's plain return value as ``{"result": value}``)."""
+    if isinstance(value, dict) and len(value) == 1:
+        [only] = value.values()
+        if text == (only if isinstance(only, str) else json.dumps(only)):
+            return True
+    if not text.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        return bool(json.loads(text) == value)
+    except ValueError:
+        return False
 
 
 class McpTool:
@@ -112,7 +128,9 @@ class McpTool:
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         try:
-            outcome = await self.manager.call_tool(self.server, self.tool, input)
+            outcome = await self.manager.call_tool(
+                self.server, self.tool, input, on_progress=ctx.on_progress
+            )
         except McpError as exc:
             raise ToolError(
                 f"The MCP server `{self.server}` failed: {exc}. The user can restart it with "

@@ -73,6 +73,11 @@ class CallOutcome:
     parts: tuple[Part, ...]
     structured: Any = None
     is_error: bool = False
+    timed_out: bool = False
+
+
+# A tool call's progress notifications: (progress, total or None, message).
+ProgressHook = Callable[[float, float | None, str], None]
 
 
 @dataclass(frozen=True)
@@ -183,6 +188,9 @@ class InputSpec:
 
 # The UI's form for an elicitation: (server, message, requested JSON schema) -> answer.
 ElicitHook = Callable[[str, str, dict[str, Any]], Awaitable[ElicitAnswer]]
+# The UI's question for a URL-mode elicitation: (server, message, url) -> accept (opened),
+# decline or cancel.
+ElicitUrlHook = Callable[[str, str, str], Awaitable[ElicitAnswer]]
 # The UI's consent question for a server's sampling request: (server, request) -> the answer, whose
 # scope says how long an allow lasts (once, session, workspace, always).
 SamplingConsentHook = Callable[[str, SamplingRequest], Awaitable["Decision"]]
@@ -198,6 +206,7 @@ class McpHooks:
 
     Args:
         on_elicit: show a form built from the schema and return the user's answer.
+        on_elicit_url: show a server's URL and ask before opening it in the browser.
         ask_sampling: ask whether a server may use the model (asked until a lasting allow is given).
         complete: run the configured model for an allowed sampling request.
         ask_input: ask for a ``${input:ID}`` value a starting server needs (answers are kept for
@@ -209,6 +218,7 @@ class McpHooks:
     """
 
     on_elicit: ElicitHook | None = None
+    on_elicit_url: ElicitUrlHook | None = None
     ask_sampling: SamplingConsentHook | None = None
     complete: CompleteFn | None = None
     ask_input: InputHook | None = None
@@ -222,6 +232,8 @@ class ClientHandlers(Protocol):
     """What the adapter calls back into when a server talks to us (the manager implements it)."""
 
     async def elicit(self, message: str, schema: dict[str, Any]) -> ElicitAnswer: ...
+
+    async def elicit_url(self, message: str, url: str) -> ElicitAnswer: ...
 
     async def sample(self, request: SamplingRequest) -> SamplingAnswer | None: ...
 

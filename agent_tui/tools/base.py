@@ -128,6 +128,8 @@ class ToolContext:
     config: Any = None  # agent_tui.config.Config
     # Live output for the UI (terminal tail): called with text chunks; never affects the result.
     on_output: Callable[[str], None] | None = None
+    # Progress for the UI (progress, total or None, message); never affects the result.
+    on_progress: Callable[[float, float | None, str], None] | None = None
 
     def resolve(self, path: str) -> Path:
         """Resolve a workspace-relative or absolute path, refusing anything outside the workspace.

@@ -147,6 +147,10 @@ class AgentApp(App[int]):
         for notice in self._startup_notices():
             await self.transcript.add(Note(notice, "warning"))
         self.install_mcp_hooks()
+        if self.agent.deps.mcp is not None:
+            from agent_tui.ui.mcp_status import watch_mcp
+
+            watch_mcp(self, self.agent.deps.mcp)  # "MCP: N starting…", tools over the limit
         self.agent.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
         self._check_trust()

@@ -75,6 +75,9 @@ class TurnView:
         elif isinstance(event, ev.ToolOutputDelta):
             if running := self.cards.get(event.call_id):
                 running.append_output(event.text)
+        elif isinstance(event, ev.ToolProgress):
+            if reporting := self.cards.get(event.call_id):
+                reporting.set_progress(event.progress, event.total, event.message)
         elif isinstance(event, ev.ToolCallFinished):
             if finished := self.cards.get(event.call_id):
                 result = event.result

@@ -297,9 +297,8 @@ async def test_resources_and_templates(make_manager: MakeManager, everything_js:
     _, blob = await resolve_mcp_reference(
         manager, "everything/demo://resource/dynamic/blob/{resourceId} 3"
     )
-    assert blob.startswith("[resource demo://resource/dynamic/blob/3: ") and blob.endswith(
-        " bytes]"
-    )
+    # A base64 blob of a text type reaches the model as its text (issue 15 §5), not "N bytes".
+    assert blob.startswith("Resource 3: This is a base64 blob created at ")
 
     listing = resources_markdown(manager)
     assert "#mcp:everything/demo://resource/static/document/features.md" in listing

@@ -131,3 +131,14 @@ def test_split_reference() -> None:
     for bad in ("mcp:srv", "mcp:/demo://x", "mcp:srv/"):
         with pytest.raises(UsageError, match="#mcp:<server>/<resource uri>"):
             split_reference(bad)
+
+
+def test_structured_content_goes_to_the_model_after_the_content_unless_mirrored() -> None:
+    summary = Part("text", text="21 degrees in Oslo")
+    both = to_tool_result(CallOutcome(parts=(summary,), structured={"city": "Oslo", "c": 21}))
+    assert both.content == '21 degrees in Oslo\n{"city": "Oslo", "c": 21}'
+    # The SDK's servers wrap a plain return value as {"result": value} and send it as the text.
+    wrapped = to_tool_result(
+        CallOutcome(parts=(Part("text", text="agent-tui"),), structured={"result": "agent-tui"})
+    )
+    assert wrapped.content == "agent-tui"

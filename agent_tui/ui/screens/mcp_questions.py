@@ -65,6 +65,14 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
         answer = await ask_modal(app, ElicitScreen(server, message, fields))
         return answer if answer is not None else ElicitAnswer("cancel")
 
+    async def on_elicit_url(server: str, message: str, url: str) -> ElicitAnswer:
+        from agent_tui.mcp.types import ElicitAnswer
+        from agent_tui.ui.screens.elicit_url import ElicitUrlScreen
+
+        app.bell()
+        answer = await ask_modal(app, ElicitUrlScreen(server, message, url))
+        return answer if answer is not None else ElicitAnswer("cancel")
+
     async def ask_sampling(server: str, request: SamplingRequest) -> Decision:
         from agent_tui.approvals.types import Decision
         from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
@@ -80,5 +88,6 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
         return await ask_modal(app, McpInputScreen(server, spec))
 
     manager.hooks.on_elicit = on_elicit
+    manager.hooks.on_elicit_url = on_elicit_url
     manager.hooks.ask_sampling = ask_sampling
     manager.hooks.ask_input = ask_input

@@ -37,12 +37,14 @@ class StatusBar(Static):
     output_tokens: reactive[int] = reactive(0)
     cost_usd: reactive[float | None] = reactive(None)
     busy: reactive[bool] = reactive(False)
+    mcp_starting: reactive[int] = reactive(0)  # MCP servers still starting (their tools not yet)
 
     def render(self) -> Content:
         cost = f" ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
         state = "● working" if self.busy else "○ ready"
         parts = [
             state,
+            f"MCP: {self.mcp_starting} starting…" if self.mcp_starting else "",
             f"{self.model_name} @ {self.endpoint}" if self.endpoint else self.model_name,
             self.workspace,
             f"approvals: {self.approval_mode}",

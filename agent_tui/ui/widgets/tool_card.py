@@ -112,6 +112,16 @@ class DetailsToggle(Static):
         self.post_message(self.Pressed())
 
 
+def progress_text(progress: float, total: float | None, message: str) -> str:
+    """``45% — indexing`` (with a total) or ``3 — indexing``; the message cut to one line."""
+    line = message.splitlines()[0][:200] if message.strip() else ""
+    if total:
+        amount = f"{min(progress / total, 1.0):.0%}"
+    else:
+        amount = f"{progress:g}"
+    return f"{amount} — {line}" if line else amount
+
+
 class ToolCard(Vertical):
     """Attributes down: the app calls the ``set_*`` methods as the call's events arrive."""
 
@@ -213,6 +223,12 @@ class ToolCard(Vertical):
             summary = input_summary(self.state.input)
             self.state.message = f"Not run: {summary or self.state.name}"
         self._refresh_all()
+
+    def set_progress(self, progress: float, total: float | None, message: str) -> None:
+        """A running tool's progress report, in place of the live output tail."""
+        self.state.tail = progress_text(progress, total, message)
+        self._tail.update(visible(self.state.tail))
+        self._tail.display = self.state.status == "running"
 
     def append_output(self, text: str) -> None:
         tail = (self.state.tail + text).splitlines()[-TAIL_LINES:]

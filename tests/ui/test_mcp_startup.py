@@ -1,0 +1,142 @@
+"""MCP in the app (issue 15 §5), against the real fault server (tests/mcp/servers/fault_server.py):
+a request sent while a server starts waits for it (bounded) with "MCP: N starting…" in the status
+bar; tools over the 128 limit are named; a URL-mode elicitation shows the URL and asks first."""
+
+from __future__ import annotations
+
+import os
+import stat
+import webbrowser
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from agent_tui.mcp.session import complete_with, create_mcp
+from agent_tui.ui.app import AgentApp
+from agent_tui.ui.screens.elicit_url import ElicitUrlScreen
+from agent_tui.ui.widgets.notes import Note
+from tests.mcp.fault import fault_agentrc
+from tests.ui.conftest import Harness, MakeAgent
+from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+from tests.ui.test_chat import tool_results
+from tests.ui.test_mcp_hooks import call
+
+
+@pytest.fixture
+async def stop_servers() -> AsyncIterator[list[Harness]]:
+    made: list[Harness] = []
+    yield made
+    for harness in made:
+        if harness.agent.deps.mcp is not None:
+            await harness.agent.deps.mcp.aclose()
+
+
+def with_fault(h: Harness, made: list[Harness]) -> None:
+    deps = h.agent.deps
+    deps.mcp = create_mcp(
+        deps.config,
+        deps.tools,
+        deps.commands,
+        complete=complete_with(h.provider, "scripted"),
+        grants=deps.approvals.grants,
+    )
+    assert deps.mcp is not None
+    made.append(h)
+
+
+async def test_a_request_sent_while_a_server_starts_waits_for_its_tools(
+    tmp_path: Path, make_agent: MakeAgent, stop_servers: list[Harness]
+) -> None:
+    # A generous wait (the default is 5 s): this machine may be slow to start Python servers.
+    fault_agentrc(tmp_path / "home", mcp="startup_wait_s = 60", env={"FAULT_START_DELAY": "2"})
+    h = make_agent([{"text": "ok"}])
+    with_fault(h, stop_servers)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await wait_until(pilot, lambda: app.status.mcp_starting == 1, "the starting count")
+        assert "MCP: 1 starting…" in str(app.status.render())
+        await send(pilot, "use the fault tools")
+        await wait_idle(pilot)
+        assert app.status.mcp_starting == 0
+        offered = [spec.name for spec in h.provider.requests[0].tools]
+        assert "mcp_fault_hang" in offered
+
+
+async def test_a_server_still_starting_after_the_wait_is_named_and_the_request_goes(
+    tmp_path: Path, make_agent: MakeAgent, stop_servers: list[Harness]
+) -> None:
+    fault_agentrc(
+        tmp_path / "home",
+        mcp="startup_wait_s = 0.2\nconnect_timeout_s = 120",
+        env={"FAULT_START_DELAY": "100"},
+    )
+    h = make_agent([{"text": "ok"}])
+    with_fault(h, stop_servers)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await wait_until(pilot, lambda: app.status.mcp_starting == 1, "the starting count")
+        await send(pilot, "go")
+        await wait_idle(pilot)
+        notes = [str(n.text) for n in app.query(Note)]
+        assert any("1 MCP server still starting after 0.2 s (fault)" in n for n in notes), notes
+        assert not any(s.name.startswith("mcp_") for s in h.provider.requests[0].tools)
+
+
+async def test_tools_over_the_limit_are_named_in_a_note(
+    tmp_path: Path, make_agent: MakeAgent, stop_servers: list[Harness]
+) -> None:
+    fault_agentrc(tmp_path / "home", env={"FAULT_TOOLS": "200"})
+    h = make_agent([{"text": "ok"}])
+    with_fault(h, stop_servers)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 30)) as pilot:
+
+        def capped() -> list[str]:
+            return [str(n.text) for n in app.query(Note) if "not offered" in str(n.text)]
+
+        await wait_until(pilot, capped, "the over-the-limit note")
+        [note] = capped()
+        # 2 test tools + 207 of the server's: 81 left out, named from the first one cut.
+        assert note.startswith("81 tools of 209 not offered to the model (it takes at most 128)")
+        assert "mcp_fault_t119, mcp_fault_t120" in note and "and 51 more" in note
+
+
+@pytest.mark.parametrize("key", ["o", "n"])
+async def test_url_elicitation_shows_the_url_and_opens_it_only_when_asked(
+    tmp_path: Path,
+    make_agent: MakeAgent,
+    stop_servers: list[Harness],
+    monkeypatch: pytest.MonkeyPatch,
+    key: str,
+) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(browser.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("BROWSER", str(browser))
+    monkeypatch.setattr(webbrowser, "_tryorder", None)  # read $BROWSER afresh
+    fault_agentrc(tmp_path / "home")
+    h = make_agent([call("mcp_fault_open_url", "c1"), {"text": "done"}])
+    with_fault(h, stop_servers)
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_until(pilot, lambda: "mcp_fault_open_url" in h.agent.deps.tools, "the tool")
+        await send(pilot, "sign me in")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("y")
+        await wait_screen(pilot, "ElicitUrlScreen")
+        screen = app.screen
+        assert isinstance(screen, ElicitUrlScreen)
+        assert screen.url == "https://example.test/signin?x=1"
+        assert "https://example.test/signin?x=1" in str(screen.query_one("#url").render())
+        await pilot.press(key)
+        await wait_idle(pilot)
+    result = tool_results(h.agent)[0].content
+    if key == "o":
+        assert "url elicitation: accept" in result
+        assert opened.read_text().strip() == "https://example.test/signin?x=1"
+    else:
+        assert "url elicitation: decline" in result
+        assert not opened.exists()
+    assert os.environ["BROWSER"] == str(browser)
