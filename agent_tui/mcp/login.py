@@ -133,6 +133,9 @@ class QuietHandlers:
     async def elicit(self, message: str, schema: dict[str, Any]) -> ElicitAnswer:
         return ElicitAnswer("decline")
 
+    async def elicit_url(self, message: str, url: str) -> ElicitAnswer:
+        return ElicitAnswer("decline")
+
     async def sample(self, request: SamplingRequest) -> SamplingAnswer | None:
         return None
 

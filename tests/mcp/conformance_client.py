@@ -29,6 +29,8 @@ from agent_tui.mcp.config import OAuthSettings, ServerConfig
 from agent_tui.mcp.login import loopback_sign_in
 from agent_tui.mcp.types import ElicitAnswer, SamplingAnswer, SamplingRequest
 
+CALL_TIMEOUT_S = 30.0  # a scenario's tool answers at once; the bound only keeps a fault from hanging
+
 # The tool each non-auth scenario expects to be called, with its arguments.
 TOOL_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "tools_call": ("add_numbers", {"a": 5, "b": 3}),
@@ -44,6 +46,9 @@ class Handlers:
         properties = schema.get("properties", {})
         defaults = {k: v["default"] for k, v in properties.items() if "default" in v}
         return ElicitAnswer("accept", defaults)
+
+    async def elicit_url(self, message: str, url: str) -> ElicitAnswer:
+        return ElicitAnswer("decline")
 
     async def sample(self, request: SamplingRequest) -> SamplingAnswer | None:
         return None
@@ -97,10 +102,10 @@ async def run(scenario: str, url: str) -> None:
             tools = await connection.list_tools()
             if scenario in TOOL_CALLS:
                 name, arguments = TOOL_CALLS[scenario]
-                print(await connection.call_tool(name, arguments))
+                print(await connection.call_tool(name, arguments, timeout=CALL_TIMEOUT_S))
             elif scenario.startswith("auth/") and tools:
                 # Auth scenarios check that an authorized request goes through (step-up: a call).
-                print(await connection.call_tool(tools[0].name, {}))
+                print(await connection.call_tool(tools[0].name, {}, timeout=CALL_TIMEOUT_S))
 
 
 def main() -> None:
