@@ -73,6 +73,7 @@ class ModelConfig:
     chunk_delay_s: float = 0  # scripted provider: pause between streamed chunks
     timeout_s: float = 600
     max_retries: int = 4
+    text_tool_calls: str = "auto"  # auto | off: read calls a model writes as text (README)
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None

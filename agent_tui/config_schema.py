@@ -46,6 +46,9 @@ MODEL: dict[str, Any] = {
         "chunk_delay_s": {"type": "number", "minimum": 0, "maximum": 1, WORKSPACE: ANY},
         "timeout_s": {"type": "number", "exclusiveMinimum": 0, WORKSPACE: ANY},
         "max_retries": {"type": "integer", "minimum": 0, "maximum": 10, WORKSPACE: ANY},
+        # Reading calls from the model's text: every such call still meets the approvals, and
+        # "auto" never turns it on for the hosted APIs, so a workspace may choose it.
+        "text_tool_calls": {"enum": ["auto", "off"], WORKSPACE: ANY},
     },
 }
 

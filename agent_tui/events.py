@@ -100,6 +100,7 @@ class ToolCallStarted(Event):
     input: dict[str, Any]
     prepared: Prepared | None = None
     kind: str = ""
+    origin: str = ""  # "text": parsed from the model's text, not sent as a structured call
 
 
 @dataclass(frozen=True)

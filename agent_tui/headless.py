@@ -77,6 +77,7 @@ class _Printer:
         self._announced: set[str] = set()  # streaming calls already given their start line
         # call id -> the verdict that named a protected path, shown on the call's activity line
         self._protected: dict[str, str] = {}
+        self._from_text: set[str] = set()  # calls the model wrote as text (text_tool_calls)
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
@@ -117,6 +118,8 @@ class _Printer:
                 self.err.write(f"… {shown_name(event.name)}\n")
         elif isinstance(event, ev.ToolCallStarted):
             self._announced.discard(event.call_id)  # ids may come again in a later round
+            if event.origin == "text":
+                self._from_text.add(event.call_id)
         elif isinstance(event, ev.ApprovalRequested | ev.ToolCallDecided):
             reason = (
                 event.verdict.reason if isinstance(event, ev.ApprovalRequested) else event.reason
@@ -134,6 +137,9 @@ class _Printer:
             )
             protected = self._protected.pop(event.call_id, "")
             note = f" [{protected}]" if protected else ""
+            if event.call_id in self._from_text:
+                self._from_text.discard(event.call_id)
+                note += " (parsed from text)"
             self.err.write(f"{mark} {label}{detail}{note}\n")
         elif isinstance(event, ev.ErrorEvent):
             self.err.write(f"error: {visible(event.message)}\n")

@@ -22,6 +22,7 @@ from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
+from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
@@ -245,11 +246,13 @@ class Agent:
                 yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
             assembler = RoundAssembler()
             progress = CallProgress()
+            gate = new_gate(self.model, [s.name for s in specs])  # calls written as text
             try:
                 async for pev in self.deps.provider.stream(self._request(built, specs)):
                     assembler.feed(pev)
                     if isinstance(pev, pv.TextDelta):
-                        yield ev.TextDelta(pev.text)
+                        if shown := gate.feed(pev.text):
+                            yield ev.TextDelta(shown)
                     elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                         yield ev.ThinkingDelta(pev.text)
                     elif (streaming := progress.feed(pev)) is not None:
@@ -276,6 +279,15 @@ class Agent:
         )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()
+        if gate.holding:
+            offered = [s.name for s in specs]
+            from_text = None if calls else calls_from_text(assembler.partial_text, offered)
+            if from_text is None:
+                yield ev.TextDelta(gate.release())  # an answer after all: show what was held
+            else:
+                calls, assembler.text = from_text.calls, []
+                for notice in from_text.notices:
+                    yield notice
         state.called_tools = bool(calls)
         message = assembler.message(calls)
         if message.is_empty_answer:

@@ -58,8 +58,11 @@ class TurnView:
                 pending.set_started(event.kind, event.input, message)
                 self.cards[event.call_id] = pending
             else:
+                note = "parsed from text" if event.origin == "text" else ""
                 card = ToolCard(
-                    CardState(event.call_id, event.name, event.kind, event.input, message)
+                    CardState(
+                        event.call_id, event.name, event.kind, event.input, message, note=note
+                    )
                 )
                 self.cards[event.call_id] = card
                 await self.transcript.add(card)

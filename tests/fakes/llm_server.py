@@ -79,6 +79,9 @@ class FakeLLM:
         # waits until ``release`` is set (or 30 s pass), then sends the rest.
         self.hold_after: int | None = None
         self.release = threading.Event()
+        # Recorded streams (tests/fixtures/streams/*.sse) served verbatim, in order, before the
+        # script's turns: a real server's exact output through the whole client.
+        self.replays: list[bytes] = []
         self.set_script(turns or [])
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self  # type: ignore[attr-defined]
@@ -259,6 +262,11 @@ class _Handler(BaseHTTPRequestHandler):
         if overflow is not None:
             self._send_json(400, overflow)
             return
+        with self.fake._lock:
+            replay = self.fake.replays.pop(0) if self.fake.replays else None
+        if replay is not None:
+            self._send_stream([replay.decode()])
+            return
         try:
             turn, number, fault = self.fake.next_turn()
         except _Exhausted as exc:
@@ -295,6 +303,9 @@ class _Handler(BaseHTTPRequestHandler):
             frames = wire_openai.completion_stream(turn, model, number, estimate, usage)
         else:
             frames = wire_anthropic.message_stream(turn, model, number, estimate)
+        self._send_stream(frames)
+
+    def _send_stream(self, frames: list[Any]) -> None:
         self.send_response(200)
         self.send_header("content-type", "text/event-stream; charset=utf-8")
         self.send_header("cache-control", "no-cache")
