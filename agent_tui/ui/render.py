@@ -88,10 +88,16 @@ class TurnView:
                     event.duration_s,
                     exit_code=code if isinstance(code, int) else None,
                 )
+        elif isinstance(event, ev.RequestSent):
+            self.status.waiting_tokens = max(event.prompt_tokens, 1)
+        elif isinstance(event, ev.ResponseStarted):
+            self.status.waiting_tokens = 0
         elif isinstance(event, ev.UsageUpdated):
             self.status.input_tokens = event.total.input_tokens
             self.status.output_tokens = event.total.output_tokens
             self.status.cost_usd = event.cost_usd
+            self.status.context_tokens = event.context_tokens
+            self.status.context_window = event.context_window
         elif isinstance(event, ev.Notice):
             await self.end_answer()
             if event.action == "continue":
@@ -107,6 +113,7 @@ class TurnView:
                 text = f"Context trimmed to fit (request {event.round}): left out {left_out}"
                 await self.transcript.add(Note(text, "warning"))
         elif isinstance(event, ev.ErrorEvent):
+            self.status.waiting_tokens = 0
             await self.end_answer()
             self._drop_streaming()
             # Retry only helps when the same request can succeed (rate limit, cut stream).
@@ -117,6 +124,7 @@ class TurnView:
             )
             await self.transcript.add(error)
         elif isinstance(event, ev.TurnFinished):
+            self.status.waiting_tokens = 0  # a cancelled request is not waited for any more
             await self.end_answer()
             self._drop_streaming()
             self.finished = event
