@@ -89,7 +89,7 @@ class Agent:
         self.deps = deps
         self.conversation = Conversation()
         self.budget = ContextBudget()  # the context window and token estimate, per model
-        self.windows = WindowDiscovery(_state_dir())  # the window the server says it has
+        self.window_discovery = WindowDiscovery(_state_dir())  # the window the server says it has
         self.total_usage = Usage()
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
@@ -101,7 +101,7 @@ class Agent:
         call inside the running event loop."""
         if self.deps.mcp is not None:
             self.deps.mcp.start_all()
-        self.windows.start(self.model)
+        self.window_discovery.start(self.model)
 
     async def wait_ready(self) -> list[str]:
         """Wait until MCP servers have started or failed (headless: before the first turn).
@@ -122,7 +122,7 @@ class Agent:
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals and the provider's connections."""
-        self.windows.cancel()
+        self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()
         terminals = self.deps.session.extras.get("terminals")
@@ -229,7 +229,7 @@ class Agent:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         overflow: ContextOverflow | None = None  # the server's "too long", once retried
-        if (served := await self.windows.wait(self.model)) is not None:
+        if (served := await self.window_discovery.wait(self.model)) is not None:
             self.budget.served[self.model.name] = served[0]
         while True:
             # Every request is built from the conversation as it is now: nothing else holds

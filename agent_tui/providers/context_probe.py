@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 PROBE_TIMEOUT_S = 2.0
 MAX_WINDOW = 100_000_000  # larger than any model's: a bigger number is a broken answer
+MIN_WINDOW = 1000  # as model.context_window: below it no request fits, so the answer is not used
 
 
 def _positive(value: Any) -> int | None:
@@ -34,7 +35,7 @@ def _positive(value: Any) -> int | None:
         else:
             return None
     number = int(value)
-    return number if 0 < number <= MAX_WINDOW else None
+    return number if MIN_WINDOW <= number <= MAX_WINDOW else None
 
 
 def _models(body: Any) -> list[dict[str, Any]]:
