@@ -26,6 +26,8 @@ OPEN_TAG, CLOSE_TAG = "<tool_call>", "</tool_call>"
 MAX_CALLS = 16  # more calls than this in one reply is not a reply we act on
 _CALL_KEYS = {"name", "arguments", "parameters", "id", "type"}
 _FENCE = re.compile(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
+_FENCE_OPEN = re.compile(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n")
+_FENCE_CLOSE = re.compile(r"\s*```")
 _NAME = re.compile(r'"name"\s*:\s*"([^"\\]{1,64})"')
 
 
@@ -86,6 +88,11 @@ def _segments(text: str) -> list[tuple[str, str]] | None:
             out.append(("tag", text[start:stop]))
             pos = end if close < 0 else close + len(CLOSE_TAG)
         elif text.startswith("```", pos):
+            fenced = _fenced_json(text, pos, decoder)
+            if fenced is not None:
+                out.append(("fence", fenced[0]))
+                pos = fenced[1]
+                continue
             fence = _FENCE.match(text, pos)
             if fence is None or fence.group(1).lower() not in FENCE_LANGS:
                 return None
@@ -101,6 +108,23 @@ def _segments(text: str) -> list[tuple[str, str]] | None:
             pos = stop
         else:
             return None
+
+
+def _fenced_json(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[str, int] | None:
+    """A fenced block holding one JSON value, read as JSON so that a ```` ``` ```` inside one of
+    its strings (a Markdown file's content) does not end the block; None when it is not that."""
+    opening = _FENCE_OPEN.match(text, pos)
+    if opening is None or opening.group(1).lower() not in FENCE_LANGS:
+        return None
+    start = opening.end()
+    while start < len(text) and text[start].isspace():
+        start += 1
+    try:
+        _, stop = decoder.raw_decode(text, start)
+    except ValueError:
+        return None
+    closing = _FENCE_CLOSE.match(text, stop)
+    return (text[start:stop], closing.end()) if closing else None
 
 
 def _call_object(value: Any) -> dict[str, Any] | None:

@@ -35,6 +35,14 @@ def test_fenced_bare_and_tagged_forms_parse() -> None:
         ]
 
 
+def test_a_fence_inside_the_arguments_does_not_end_the_block() -> None:
+    content = "# Title\n\n```sh\nmake\n```\n"
+    call = json.dumps({"name": "read_file", "arguments": {"path": "x", "content": content}})
+    found = parse_text_calls(f"```json\n{call}\n```", OFFERED)
+    assert found is not None and not found.problem
+    assert json.loads(found.calls[0].arguments)["content"] == content
+
+
 def test_several_calls_in_one_reply() -> None:
     text = '{"name": "list_dir", "arguments": {}}\n\n```json\n{"name": "read_file", "arguments": {"path": "b"}}\n```'
     found = parse_text_calls(text, OFFERED)
