@@ -53,7 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="with -p: text (default), one json object, or one json object per event",
     )
     add("--model", help="model name, e.g. claude-sonnet-4-5 or gpt-4.1")
-    add("--provider", choices=["anthropic", "openai", "scripted"], help="model API")
+    add(
+        "--provider",
+        choices=["anthropic", "openai", "azure-openai", "scripted"],
+        help="model API",
+    )
     add("--base-url", help="API base URL (OpenAI-style includes /v1)")
     add(
         "--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK"

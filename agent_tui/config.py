@@ -42,10 +42,16 @@ PROVIDER_DEFAULTS: dict[str, dict[str, str]] = {
         "base_url": "https://api.openai.com/v1",
         "api_key_env": "OPENAI_API_KEY",
     },
+    # The deployment name and the resource endpoint are the user's own: no default URL.
+    "azure-openai": {"name": "gpt-4.1", "base_url": "", "api_key_env": "AZURE_OPENAI_API_KEY"},
     "scripted": {"name": "scripted", "base_url": "", "api_key_env": ""},
 }
 # The official SDKs' variables for a provider's URL (the LM Studio / Ollama habit).
-PROVIDER_URL_ENV = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
+PROVIDER_URL_ENV = {
+    "anthropic": "ANTHROPIC_BASE_URL",
+    "openai": "OPENAI_BASE_URL",
+    "azure-openai": "AZURE_OPENAI_ENDPOINT",
+}
 # Model keys that belong to one provider's API (see the module docstring).
 PROVIDER_BOUND = ("name", "base_url", "api_key_env")
 WORKSPACE_FILE_LABEL = "the workspace .agentrc"
@@ -73,6 +79,7 @@ class ModelConfig:
     chunk_delay_s: float = 0  # scripted provider: pause between streamed chunks
     timeout_s: float = 600
     max_retries: int = 4
+    text_tool_calls: str = "auto"  # auto | off: read calls a model writes as text (README)
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None

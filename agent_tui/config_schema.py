@@ -27,14 +27,17 @@ MODEL: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         # Where requests go and which secret is sent: a cloned repository must not choose them.
-        "provider": {"enum": ["anthropic", "openai", "scripted"], WORKSPACE: TRUSTED},
+        "provider": {
+            "enum": ["anthropic", "openai", "azure-openai", "scripted"],
+            WORKSPACE: TRUSTED,
+        },
         "base_url": {"type": "string", "pattern": "^https?://", WORKSPACE: TRUSTED},
         "api_key_env": {
             "type": "string",
             "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
             WORKSPACE: TRUSTED,
         },
-        "transport": {"enum": ["httpx", "sdk"], WORKSPACE: TRUSTED},  # sdk: Bedrock/Vertex/Azure
+        "transport": {"enum": ["httpx", "sdk"], WORKSPACE: TRUSTED},  # azure-openai: always sdk
         # Tuning the model the user already chose: harmless from a workspace.
         "name": {"type": "string", "minLength": 1, WORKSPACE: ANY},
         "max_tokens": {"type": "integer", "minimum": 1, WORKSPACE: ANY},
@@ -46,6 +49,9 @@ MODEL: dict[str, Any] = {
         "chunk_delay_s": {"type": "number", "minimum": 0, "maximum": 1, WORKSPACE: ANY},
         "timeout_s": {"type": "number", "exclusiveMinimum": 0, WORKSPACE: ANY},
         "max_retries": {"type": "integer", "minimum": 0, "maximum": 10, WORKSPACE: ANY},
+        # Reading calls from the model's text: every such call still meets the approvals, and
+        # "auto" never turns it on for the hosted APIs, so a workspace may choose it.
+        "text_tool_calls": {"enum": ["auto", "off"], WORKSPACE: ANY},
     },
 }
 

@@ -69,6 +69,24 @@ class ThinkingDelta(Event):
 
 
 @dataclass(frozen=True)
+class RequestSent(Event):
+    """A request went to the model; until ``ResponseStarted`` the user waits (a cold local model
+    can take minutes). ``prompt_tokens`` is the estimate of what was sent."""
+
+    type: ClassVar[str] = "request_sent"
+    round: int
+    prompt_tokens: int
+
+
+@dataclass(frozen=True)
+class ResponseStarted(Event):
+    """The first part of the model's answer to the last ``RequestSent`` arrived."""
+
+    type: ClassVar[str] = "response_started"
+    round: int
+
+
+@dataclass(frozen=True)
 class AssistantMessage(Event):
     """A round's complete assistant text (after its deltas)."""
 
@@ -100,6 +118,7 @@ class ToolCallStarted(Event):
     input: dict[str, Any]
     prepared: Prepared | None = None
     kind: str = ""
+    origin: str = ""  # "text": parsed from the model's text, not sent as a structured call
 
 
 @dataclass(frozen=True)
@@ -164,6 +183,8 @@ class UsageUpdated(Event):
     usage: Usage  # this request
     total: Usage  # the session so far
     cost_usd: float | None = None
+    context_tokens: int = 0  # this request's prompt, as the server counted it (else estimated)
+    context_window: int = 0  # the window it was budgeted against
 
 
 @dataclass(frozen=True)

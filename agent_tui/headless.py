@@ -27,6 +27,7 @@ from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.compaction.run import compaction_note
 from agent_tui.config import endpoint_notice
 from agent_tui.errors import ApprovalRequired
+from agent_tui.headless_wait import WaitLine
 from agent_tui.text_safety import escape_json, one_line, visible
 
 
@@ -78,9 +79,12 @@ class _Printer:
         self._announced: set[str] = set()  # streaming calls already given their start line
         # call id -> the verdict that named a protected path, shown on the call's activity line
         self._protected: dict[str, str] = {}
+        self._from_text: set[str] = set()  # calls the model wrote as text (text_tool_calls)
+        self.wait = WaitLine(err)  # "waiting for the model …" on a terminal
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
+        self.wait.stop()
         self._release_cr()
         if self._line_open and self.fmt == "text":
             self.out.write("\n")
@@ -92,6 +96,9 @@ class _Printer:
             self._held_cr = ""
 
     def event(self, event: ev.Event) -> None:
+        self.wait.stop()  # anything at all ends the wait (and its line goes first)
+        if isinstance(event, ev.RequestSent):
+            self.wait.start(event.prompt_tokens)
         if self.fmt == "stream-json":
             self.out.write(json_line(event.to_json()))
             self.out.flush()
@@ -118,6 +125,8 @@ class _Printer:
                 self.err.write(f"… {shown_name(event.name)}\n")
         elif isinstance(event, ev.ToolCallStarted):
             self._announced.discard(event.call_id)  # ids may come again in a later round
+            if event.origin == "text":
+                self._from_text.add(event.call_id)
         elif isinstance(event, ev.ApprovalRequested | ev.ToolCallDecided):
             reason = (
                 event.verdict.reason if isinstance(event, ev.ApprovalRequested) else event.reason
@@ -135,6 +144,9 @@ class _Printer:
             )
             protected = self._protected.pop(event.call_id, "")
             note = f" [{protected}]" if protected else ""
+            if event.call_id in self._from_text:
+                self._from_text.discard(event.call_id)
+                note += " (parsed from text)"
             self.err.write(f"{mark} {label}{detail}{note}\n")
         elif isinstance(event, ev.ErrorEvent):
             self.err.write(f"error: {visible(event.message)}\n")
@@ -193,7 +205,7 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
         summary.text = event.text or summary.text
         summary.rounds = event.rounds
     elif isinstance(event, ev.UsageUpdated):
-        summary.usage = ev.to_jsonable(event.total)
+        summary.usage = {**ev.to_jsonable(event.total), **context_usage(event)}
         summary.cost_usd = event.cost_usd
 
 
@@ -235,6 +247,18 @@ async def run_turn(
         out.write(json_line(result))
     printer.close()
     return summary.exit_code
+
+
+def context_usage(event: ev.UsageUpdated) -> dict[str, Any]:
+    """How full the last request's context was: ``{"context_tokens", "context_window",
+    "context_percent"}`` (the status bar's ``context 43% of 8k``), or nothing when unknown."""
+    if not event.context_window:
+        return {}
+    return {
+        "context_tokens": event.context_tokens,
+        "context_window": event.context_window,
+        "context_percent": round(100 * event.context_tokens / event.context_window),
+    }
 
 
 def json_line(value: dict[str, Any]) -> str:

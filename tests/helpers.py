@@ -23,7 +23,7 @@ T = TypeVar("T")
 # settings (AGENT_TUI_PROVIDER=openai once sent MCP end-to-end tests to the wrong provider), API
 # keys, endpoints and SDK settings, proxies (loopback requests would go through them) and the XDG
 # dirs (a real ~/.config or state dir).
-PERSONAL_PREFIXES = ("AGENT_TUI_", "OPENAI_", "ANTHROPIC_", "XDG_")
+PERSONAL_PREFIXES = ("AGENT_TUI_", "OPENAI_", "ANTHROPIC_", "AZURE_OPENAI_", "XDG_")
 PERSONAL_SUFFIXES = ("_API_KEY", "_BASE_URL")
 PROXIES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 XDG_DIRS = {

@@ -40,6 +40,7 @@ class RawCall:
     input: dict[str, Any] | None
     arguments: str
     error: str = ""
+    origin: str = ""  # "text": the model wrote the call in its text (agent/text_calls.py)
 
 
 def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agent_tui.agent.context_window import known_window
 from agent_tui.agent.prompt import BuiltPrompt, build_followup_prompt
 from agent_tui.config import ModelConfig
 from agent_tui.conversation import Message
@@ -37,11 +38,15 @@ class ContextBudget:
 
     token_scale: dict[str, float] = field(default_factory=dict)
     windows: dict[str, int] = field(default_factory=dict)
+    # What the server said its window is when asked (agent/context_window.py), per model.
+    served: dict[str, int] = field(default_factory=dict)
 
     def window(self, model: ModelConfig) -> int:
-        """The window to budget for: what a server stated, else config, else the default."""
-        configured = model.context_window or DEFAULT_CONTEXT_WINDOW
-        return min(self.windows.get(model.name, configured), configured)
+        """The window to budget for: the smaller of what the server says and config, else the
+        model's published size, else the default; a "too long" answer since can only lower it."""
+        stated = [n for n in (self.served.get(model.name), model.context_window) if n]
+        base = min(stated) if stated else known_window(model.name) or DEFAULT_CONTEXT_WINDOW
+        return min(self.windows.get(model.name, base), base)
 
     def build(
         self, model: ModelConfig, system: str, messages: list[Message], tools_chars: int
@@ -62,6 +67,10 @@ class ContextBudget:
             tools_chars=tools_chars,
             token_scale=self.token_scale.get(model.name, 1.0),
         )
+
+    def scaled(self, model: ModelConfig, built: BuiltPrompt) -> int:
+        """The estimate of ``built``'s tokens, with what the server taught us applied."""
+        return int(built.estimated_tokens * self.token_scale.get(model.name, 1.0))
 
     def observe(self, model: ModelConfig, built: BuiltPrompt, usage: Usage) -> None:
         """Calibrate the estimate from the prompt tokens the server counted for ``built``."""

@@ -130,7 +130,7 @@ class CallProcessor:
 
     async def _approve(self, call: RawCall) -> _Approved | None:
         if call.input is None:
-            self.emit(ev.ToolCallStarted(call.id, call.name, {}, None))
+            self.emit(ev.ToolCallStarted(call.id, call.name, {}, None, origin=call.origin))
             self._finish(
                 call,
                 error_result(
@@ -140,7 +140,7 @@ class CallProcessor:
             )
             return None
         if not self._offered(call.name):
-            self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None))
+            self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None, origin=call.origin))
             offered = ", ".join(m.name for m in self.deps.tools.enabled(self.allowed))
             self._finish(
                 call,
@@ -153,10 +153,14 @@ class CallProcessor:
         try:
             tool, prepared = self._check(call, call.input)
         except ToolError as exc:
-            self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None, manifest.kind))
+            self.emit(
+                ev.ToolCallStarted(call.id, call.name, call.input, None, manifest.kind, call.origin)
+            )
             self._finish(call, error_result(str(exc)))
             return None
-        self.emit(ev.ToolCallStarted(call.id, call.name, call.input, prepared, manifest.kind))
+        self.emit(
+            ev.ToolCallStarted(call.id, call.name, call.input, prepared, manifest.kind, call.origin)
+        )
         value = call.input
         approvals = self.deps.approvals
         verdict = approvals.decide(manifest, value, prepared)

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
-from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget
+from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget, prompt_tokens
 from agent_tui.agent.call_progress import CallProgress
+from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
+from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.compaction.run import auto_compact
@@ -90,6 +92,7 @@ class Agent:
         self.deps = deps
         self.conversation = Conversation()
         self.budget = ContextBudget()  # the context window and token estimate, per model
+        self.window_discovery = WindowDiscovery(_state_dir())  # the window the server says it has
         self.total_usage = Usage()
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
@@ -100,9 +103,11 @@ class Agent:
         self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
 
     def start(self) -> None:
-        """Start background services (MCP servers); call inside the running event loop."""
+        """Start background services (MCP servers, asking the server its context window);
+        call inside the running event loop."""
         if self.deps.mcp is not None:
             self.deps.mcp.start_all()
+        self.window_discovery.start(self.model)
 
     async def wait_ready(self) -> list[str]:
         """Wait until MCP servers have started or failed (headless: before the first turn).
@@ -126,6 +131,7 @@ class Agent:
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals and the provider's connections."""
+        self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()
         terminals = self.deps.session.extras.get("terminals")
@@ -268,6 +274,8 @@ class Agent:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         overflow: ContextOverflow | None = None  # the server's "too long", once retried
+        if (served := await self.window_discovery.wait(self.model)) is not None:
+            self.budget.served[self.model.name] = served[0]
         while True:
             # Near the window (or the smaller one a "too long" revealed) a summary of the older
             # turns comes before pruning drops them.
@@ -296,11 +304,18 @@ class Agent:
                 yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
             assembler = RoundAssembler()
             progress = CallProgress()
+            gate = new_gate(self.model, [s.name for s in specs])  # calls written as text
+            yield ev.RequestSent(state.rounds, self.budget.scaled(self.model, built))
+            responded = False
             try:
                 async for pev in self.deps.provider.stream(self._request(built, specs)):
+                    if not responded:
+                        responded = True
+                        yield ev.ResponseStarted(state.rounds)
                     assembler.feed(pev)
                     if isinstance(pev, pv.TextDelta):
-                        yield ev.TextDelta(pev.text)
+                        if shown := gate.feed(pev.text):
+                            yield ev.TextDelta(shown)
                     elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                         yield ev.ThinkingDelta(pev.text)
                     elif (streaming := progress.feed(pev)) is not None:
@@ -324,10 +339,23 @@ class Agent:
         state.usage = add_usage(state.usage, assembler.usage)
         self.total_usage = add_usage(self.total_usage, assembler.usage)
         yield ev.UsageUpdated(
-            assembler.usage, self.total_usage, cost_usd(self.model.name, self.total_usage)
+            assembler.usage,
+            self.total_usage,
+            cost_usd(self.model.name, self.total_usage),
+            prompt_tokens(assembler.usage) or self.budget.scaled(self.model, built),
+            self.budget.window(self.model),
         )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()
+        if gate.holding:
+            offered = [s.name for s in specs]
+            from_text = None if calls else calls_from_text(assembler.partial_text, offered)
+            if from_text is None:
+                yield ev.TextDelta(gate.release())  # an answer after all: show what was held
+            else:
+                calls, assembler.text = from_text.calls, []
+                for notice in from_text.notices:
+                    yield notice
         state.called_tools = bool(calls)
         message = assembler.message(calls)
         if message.is_empty_answer:
@@ -441,3 +469,14 @@ class Agent:
         ]
         if missing:
             self.conversation.append_user(Message("user", list(missing)))
+
+
+def _state_dir() -> Path | None:
+    """The state dir for caches, or None when there is none to use (then nothing is cached)."""
+    from agent_tui.errors import ConfigError
+    from agent_tui.paths import state_dir
+
+    try:
+        return state_dir()
+    except ConfigError:
+        return None

@@ -60,8 +60,11 @@ class TurnView:
                 pending.set_started(event.kind, event.input, message)
                 self.cards[event.call_id] = pending
             else:
+                note = "parsed from text" if event.origin == "text" else ""
                 card = ToolCard(
-                    CardState(event.call_id, event.name, event.kind, event.input, message)
+                    CardState(
+                        event.call_id, event.name, event.kind, event.input, message, note=note
+                    )
                 )
                 self.cards[event.call_id] = card
                 await self.transcript.add(card)
@@ -90,10 +93,16 @@ class TurnView:
                     event.duration_s,
                     exit_code=code if isinstance(code, int) else None,
                 )
+        elif isinstance(event, ev.RequestSent):
+            self.status.waiting_tokens = max(event.prompt_tokens, 1)
+        elif isinstance(event, ev.ResponseStarted):
+            self.status.waiting_tokens = 0
         elif isinstance(event, ev.UsageUpdated):
             self.status.input_tokens = event.total.input_tokens
             self.status.output_tokens = event.total.output_tokens
             self.status.cost_usd = event.cost_usd
+            self.status.context_tokens = event.context_tokens
+            self.status.context_window = event.context_window
         elif isinstance(event, ev.Notice):
             await self.end_answer()
             if event.action == "continue":
@@ -112,6 +121,7 @@ class TurnView:
             await self.end_answer()
             await self.transcript.add(CompactionCard(event))
         elif isinstance(event, ev.ErrorEvent):
+            self.status.waiting_tokens = 0
             await self.end_answer()
             self._drop_streaming()
             # Retry only helps when the same request can succeed (rate limit, cut stream).
@@ -123,6 +133,7 @@ class TurnView:
             await self.transcript.add(error)
         elif isinstance(event, ev.TurnFinished):
             self.local = event.stop_reason == "local_command"
+            self.status.waiting_tokens = 0  # a cancelled request is not waited for any more
             await self.end_answer()
             self._drop_streaming()
             self.finished = event

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,10 @@ from . import wire_anthropic, wire_openai
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
+# Azure OpenAI: the deployment in the path, the API version in the query (chat format).
+AZURE_PATH = re.compile(
+    r"/openai/deployments/[A-Za-z0-9._-]+/chat/completions\?api-version=[\w.-]+"
+)
 Turns = list[ScriptTurn] | list[dict[str, Any]] | str | Path
 
 
@@ -79,6 +85,20 @@ class FakeLLM:
         # waits until ``release`` is set (or 30 s pass), then sends the rest.
         self.hold_after: int | None = None
         self.release = threading.Event()
+        # Recorded streams (tests/fixtures/streams/*.sse) served verbatim, in order, before the
+        # script's turns: a real server's exact output through the whole client.
+        self.replays: list[bytes] = []
+        # Seconds between two streamed frames (a slow model); ``first_frame_delay_s`` before the
+        # first one (a cold model reading the prompt).
+        self.frame_delay_s = 0.0
+        self.first_frame_delay_s = 0.0
+        # Which local server's "how large is your context" endpoint it answers (one flavour per
+        # test): "llamacpp" (GET /props), "vllm" (GET /v1/models), "lmstudio" (GET
+        # /api/v0/models), "ollama" (POST /api/show); None answers none of them. ``probes``
+        # lists the requests made to those endpoints ("GET /props" ...).
+        self.context_flavour: str | None = None
+        self.n_ctx = 8192
+        self.probes: list[str] = []
         self.set_script(turns or [])
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self  # type: ignore[attr-defined]
@@ -208,6 +228,48 @@ def overflow_error(
     }
 
 
+# path -> (flavour, method) of the endpoints that tell a context window
+CONTEXT_ROUTES = {
+    "/props": ("llamacpp", "GET"),
+    "/v1/models": ("vllm", "GET"),
+    "/api/v0/models": ("lmstudio", "GET"),
+    "/api/show": ("ollama", "POST"),
+}
+
+
+def context_answer(flavour: str, n_ctx: int, model: str) -> dict[str, Any]:
+    """What each server answers (trimmed to the fields around the window, as they send them)."""
+    if flavour == "llamacpp":
+        return {
+            "default_generation_settings": {"n_ctx": n_ctx, "params": {"n_predict": -1}},
+            "total_slots": 1,
+            "model_path": "/models/qwen2.5-coder-1.5b-instruct-q8_0.gguf",
+            "chat_template": "{{ messages }}",
+            "build_info": "b6123-4f0ea9b6",
+        }
+    if flavour == "vllm":
+        entry = {"id": "test-model", "object": "model", "owned_by": "vllm", "root": "/m"}
+        return {"object": "list", "data": [{**entry, "max_model_len": n_ctx}]}
+    if flavour == "lmstudio":
+        entry = {
+            "id": "test-model",
+            "object": "model",
+            "type": "llm",
+            "arch": "qwen2",
+            "state": "loaded",
+            "max_context_length": 32768,
+            "loaded_context_length": n_ctx,
+        }
+        return {"object": "list", "data": [entry]}
+    return {
+        "modelfile": f"FROM {model}",
+        "parameters": f'num_ctx                        {n_ctx}\nstop                           "<|im_end|>"',
+        "template": "{{ .Prompt }}",
+        "details": {"family": "qwen2", "parameter_size": "1.5B"},
+        "model_info": {"general.architecture": "qwen2", "qwen2.context_length": 32768},
+    }
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # chunked streaming and keep-alive, like the real APIs
     server_version = "fake-llm/1"
@@ -222,6 +284,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path == "/_requests":
             self._send_json(200, self.fake.requests)
+        elif self.path in CONTEXT_ROUTES:
+            self._context_answer("GET")
         else:
             self._send_json(404, wire_anthropic.error_body(404, f"no route GET {self.path}"))
 
@@ -235,13 +299,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.set_script(body)
             self._send_json(200, {"turns": len(body)})
             return
+        if self.path in CONTEXT_ROUTES:
+            self._context_answer("POST", body)
+            return
         with self.fake._lock:
             self.fake.received.append(
                 {"path": self.path, "headers": dict(self.headers), "body": body}
             )
         openai = self.path.startswith("/v1/chat") or "chat/completions" in self.path
         wire: Any = wire_openai if openai else wire_anthropic
-        if self.path not in (ANTHROPIC_PATH, OPENAI_PATH):
+        if self.path not in (ANTHROPIC_PATH, OPENAI_PATH) and not AZURE_PATH.fullmatch(self.path):
             self._send_json(404, wire.error_body(404, f"no route POST {self.path}"))
             return
         key = self._key(openai)
@@ -259,6 +326,11 @@ class _Handler(BaseHTTPRequestHandler):
         if overflow is not None:
             self._send_json(400, overflow)
             return
+        with self.fake._lock:
+            replay = self.fake.replays.pop(0) if self.fake.replays else None
+        if replay is not None:
+            self._send_stream([replay.decode()])
+            return
         try:
             turn, number, fault = self.fake.next_turn()
         except _Exhausted as exc:
@@ -274,10 +346,22 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._answer(openai, turn, number, body, tokens)
 
+    def _context_answer(self, method: str, body: Any = None) -> None:
+        fake = self.fake
+        with fake._lock:
+            fake.probes.append(f"{method} {self.path}")
+        route = CONTEXT_ROUTES[self.path]
+        if route != (fake.context_flavour, method):
+            self._send_json(404, wire_openai.error_body(404, f"no route {method} {self.path}"))
+            return
+        model = str((body or {}).get("model") or "qwen2.5-coder:1.5b")
+        self._send_json(200, context_answer(route[0], fake.n_ctx, model))
+
     def _key(self, openai: bool) -> str:
         # Anthropic takes x-api-key (our httpx transport) or a Bearer token (its SDK since 2.x).
         auth = self.headers.get("authorization") or ""
         bearer = auth[len("Bearer ") :].strip() if auth.startswith("Bearer ") else ""
+        bearer = bearer or (self.headers.get("api-key") or "").strip()  # Azure's header
         return bearer if openai else (self.headers.get("x-api-key") or "").strip() or bearer
 
     def _answer(
@@ -295,6 +379,9 @@ class _Handler(BaseHTTPRequestHandler):
             frames = wire_openai.completion_stream(turn, model, number, estimate, usage)
         else:
             frames = wire_anthropic.message_stream(turn, model, number, estimate)
+        self._send_stream(frames)
+
+    def _send_stream(self, frames: list[Any]) -> None:
         self.send_response(200)
         self.send_header("content-type", "text/event-stream; charset=utf-8")
         self.send_header("cache-control", "no-cache")
@@ -303,6 +390,9 @@ class _Handler(BaseHTTPRequestHandler):
         for number_sent, item in enumerate(frames):
             if number_sent == self.fake.hold_after:
                 self.fake.release.wait(30)
+            delay = self.fake.first_frame_delay_s if number_sent == 0 else self.fake.frame_delay_s
+            if delay:
+                time.sleep(delay)
             if item is wire_anthropic.CUT:
                 # Drop the connection without the terminating chunk: a mid-stream disconnect.
                 self.close_connection = True

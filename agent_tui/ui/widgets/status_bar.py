@@ -3,9 +3,14 @@ workspace, approval mode, and the session's tokens and cost."""
 
 from __future__ import annotations
 
+import time
+
 from textual.content import Content
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Static
+
+from agent_tui.headless_wait import waiting_text
 
 
 def compact_tokens(count: int) -> str:
@@ -15,6 +20,20 @@ def compact_tokens(count: int) -> str:
     if count < 1_000_000:
         return f"{count / 1000:.1f}k"
     return f"{count / 1_000_000:.1f}M"
+
+
+def context_text(tokens: int, window: int) -> str:
+    """``context 43% of 8k`` ('' until a request has been made)."""
+    if not window:
+        return ""
+    # Local servers count in powers of two (-c 8192 is "8k"), hosted models in thousands.
+    if window % 1024 == 0 and window < 1_000_000:
+        size = f"{window // 1024}k"
+    elif window % 1000 == 0 and window < 1_000_000:
+        size = f"{window // 1000}k"
+    else:
+        size = compact_tokens(window)
+    return f"context {round(100 * tokens / window)}% of {size}"
 
 
 class StatusBar(Static):
@@ -38,10 +57,33 @@ class StatusBar(Static):
     cost_usd: reactive[float | None] = reactive(None)
     busy: reactive[bool] = reactive(False)
     mcp_starting: reactive[int] = reactive(0)  # MCP servers still starting (their tools not yet)
+    context_tokens: reactive[int] = reactive(0)  # the last request's prompt
+    # The prompt estimate of a request the model has not started answering (0: not waiting).
+    waiting_tokens: reactive[int] = reactive(0)
+    context_window: reactive[int] = reactive(0)  # 0: not known yet (no request made)
+
+    _waiting_since = 0.0
+    _ticker: Timer | None = None
+
+    def watch_busy(self, busy: bool) -> None:
+        if not busy:
+            self.waiting_tokens = 0  # however the turn ended (cancelled too), nothing is awaited
+
+    def watch_waiting_tokens(self, tokens: int) -> None:
+        # Redrawn each second while waiting, so the elapsed time moves; stopped once answered.
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        if tokens:
+            self._waiting_since = time.monotonic()
+            self._ticker = self.set_interval(1.0, self.refresh)
 
     def render(self) -> Content:
         cost = f" ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
         state = "● working" if self.busy else "○ ready"
+        if self.busy and self.waiting_tokens:
+            elapsed = time.monotonic() - self._waiting_since
+            state = f"◌ {waiting_text(self.waiting_tokens, elapsed)}"
         parts = [
             state,
             f"MCP: {self.mcp_starting} starting…" if self.mcp_starting else "",
@@ -49,6 +91,7 @@ class StatusBar(Static):
             self.workspace,
             f"approvals: {self.approval_mode}",
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
+            context_text(self.context_tokens, self.context_window),
         ]
         # Plain text, not markup: a model name or host may hold "[" (an IPv6 address).
         return Content(" │ ".join(p for p in parts if p))

@@ -77,6 +77,7 @@ class CardState:
     tail: str = ""
     duration_s: float = 0.0
     exit_code: int | None = None  # a command's; shown on the card when it is not 0
+    note: str = ""  # after the message: "parsed from text" (the model wrote the call as text)
 
 
 def exit_text(code: int) -> str:
@@ -180,7 +181,8 @@ class ToolCard(Vertical):
         mark = STATUS_MARKS[s.status]
         code = f" — {exit_text(s.exit_code)}" if s.exit_code else ""
         # Every string shown here comes from the model or a tool: control characters made visible.
-        self._header.update(f"{mark} {icon} {visible(s.message or s.name)}{code}{took}")
+        note = f" · {s.note}" if s.note else ""
+        self._header.update(f"{mark} {icon} {visible(s.message or s.name)}{code}{note}{took}")
         self._decided.update(visible(s.decided))
         self._decided.display = bool(s.decided)
         self._diff.update(coloured_diff(visible(s.diff)) if s.diff else "")

@@ -1,0 +1,132 @@
+"""Ask an OpenAI-compatible server how large its context window is.
+
+Each local server says it in its own place; the first that answers wins:
+
+- llama.cpp: ``GET {root}/props`` -> ``default_generation_settings.n_ctx`` (older builds: ``n_ctx``);
+- vLLM: ``GET {base_url}/models`` -> the model's ``max_model_len``;
+- LM Studio: ``GET {root}/api/v0/models`` -> the model's ``loaded_context_length`` or
+  ``max_context_length``;
+- Ollama: ``POST {root}/api/show`` -> ``num_ctx`` in ``parameters`` (what it runs with), else
+  ``model_info["<arch>.context_length"]``.
+
+``root`` is the base URL without its ``/v1``. Every request has a short timeout and any failure
+means "cannot tell": the caller falls back to config. The answers are the server's, so only a
+plain positive integer below a sane bound is taken.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from agent_tui.providers.api import import_httpx
+
+logger = logging.getLogger(__name__)
+
+PROBE_TIMEOUT_S = 2.0
+MAX_WINDOW = 100_000_000  # larger than any model's: a bigger number is a broken answer
+MIN_WINDOW = 1000  # as model.context_window: below it no request fits, so the answer is not used
+
+
+def _positive(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        else:
+            return None
+    number = int(value)
+    return number if MIN_WINDOW <= number <= MAX_WINDOW else None
+
+
+def _models(body: Any) -> list[dict[str, Any]]:
+    data = body.get("data") if isinstance(body, dict) else None
+    return [m for m in data if isinstance(m, dict)] if isinstance(data, list) else []
+
+
+def _pick(models: list[dict[str, Any]], model: str) -> dict[str, Any] | None:
+    """The entry for ``model``, or the only one a single-model server lists."""
+    for entry in models:
+        if entry.get("id") == model:
+            return entry
+    return models[0] if len(models) == 1 else None
+
+
+def from_llamacpp_props(body: Any) -> int | None:
+    if not isinstance(body, dict):
+        return None
+    settings = body.get("default_generation_settings")
+    if isinstance(settings, dict) and _positive(settings.get("n_ctx")):
+        return _positive(settings.get("n_ctx"))
+    return _positive(body.get("n_ctx"))
+
+
+def from_vllm_models(body: Any, model: str) -> int | None:
+    entry = _pick(_models(body), model)
+    return _positive(entry.get("max_model_len")) if entry else None
+
+
+def from_lmstudio_models(body: Any, model: str) -> int | None:
+    entry = _pick(_models(body), model)
+    if entry is None:
+        return None
+    return _positive(entry.get("loaded_context_length")) or _positive(
+        entry.get("max_context_length")
+    )
+
+
+def from_ollama_show(body: Any) -> int | None:
+    if not isinstance(body, dict):
+        return None
+    parameters = body.get("parameters")
+    if isinstance(parameters, str):
+        for line in parameters.splitlines():
+            name, _, value = line.strip().partition(" ")
+            if name == "num_ctx" and (found := _positive(value.strip())):
+                return found
+    info = body.get("model_info")
+    if isinstance(info, dict):
+        arch = info.get("general.architecture")
+        if isinstance(arch, str):
+            return _positive(info.get(f"{arch}.context_length"))
+    return None
+
+
+def _root(base_url: str) -> str:
+    base = base_url.rstrip("/")
+    return base[: -len("/v1")] if base.endswith("/v1") else base
+
+
+async def probe_context_window(
+    base_url: str, model: str, key: str | None, timeout: float = PROBE_TIMEOUT_S
+) -> tuple[int, str] | None:
+    """The context window the server at ``base_url`` states for ``model``.
+
+    Returns:
+        (tokens, where it was found: "llama.cpp /props" ...), or None when no server flavour told.
+    """
+    httpx = import_httpx()
+    base, root = base_url.rstrip("/"), _root(base_url)
+    headers = {"authorization": f"Bearer {key}"} if key else {}
+    async with httpx.AsyncClient(timeout=timeout, headers=headers) as client:
+
+        async def get_json(method: str, url: str, body: Any = None) -> Any:
+            try:
+                response = await client.request(method, url, json=body)
+                if response.status_code != 200:
+                    return None
+                return response.json()
+            except (httpx.HTTPError, ValueError) as exc:
+                logger.debug("context probe %s %s: %s", method, url, exc)
+                return None
+
+        if (n := from_llamacpp_props(await get_json("GET", f"{root}/props"))) is not None:
+            return n, "llama.cpp /props"
+        if (n := from_vllm_models(await get_json("GET", f"{base}/models"), model)) is not None:
+            return n, "/v1/models"
+        lmstudio = await get_json("GET", f"{root}/api/v0/models")
+        if (n := from_lmstudio_models(lmstudio, model)) is not None:
+            return n, "LM Studio /api/v0/models"
+        show = await get_json("POST", f"{root}/api/show", {"model": model})
+        if (n := from_ollama_show(show)) is not None:
+            return n, "Ollama /api/show"
+    return None

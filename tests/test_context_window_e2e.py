@@ -1,0 +1,120 @@
+"""The real context window (issue 14.4): asked from the server, cached, else config, else known.
+
+Each test runs `agent-tui -p --output-format json` against the fake server answering one local
+server's flavour of "how large is your context", and reads ``usage.context_window``.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_cli
+
+
+def run(
+    tmp_path: Path, fake: FakeLLM, *args: str, user_config: str = "", model: str = "test-model"
+) -> subprocess.CompletedProcess[str]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir(exist_ok=True)
+    home.mkdir(exist_ok=True)
+    (home / ".agentrc").write_text(user_config)
+    env = {
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+        "HOME": str(home),
+        "OPENAI_API_KEY": "sk-local",
+    }
+    flags = ["--provider", "openai", "--base-url", fake.openai_url, "--model", model]
+    return run_cli(ws, *flags, *args, env=env, timeout=60)
+
+
+def usage_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    usage: dict[str, Any] = json.loads(proc.stdout.splitlines()[-1])["usage"]
+    return usage
+
+
+@pytest.mark.parametrize("flavour", ["llamacpp", "vllm", "lmstudio", "ollama"])
+def test_the_server_states_its_window(tmp_path: Path, fake_llm: FakeLLM, flavour: str) -> None:
+    fake_llm.context_flavour, fake_llm.n_ctx = flavour, 8192
+    fake_llm.set_script([{"text": "hi", "usage": {"input_tokens": 3523, "output_tokens": 2}}])
+    usage = usage_of(run(tmp_path, fake_llm, "-p", "hello", "--output-format", "json"))
+    assert usage["context_window"] == 8192
+    assert usage["context_tokens"] == 3523
+    assert usage["context_percent"] == 43
+
+
+def test_the_window_is_cached_per_server_and_model(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.context_flavour, fake_llm.n_ctx = "llamacpp", 12288
+    fake_llm.set_script([{"text": "one"}])
+    assert (
+        usage_of(run(tmp_path, fake_llm, "-p", "x", "--output-format", "json"))["context_window"]
+        == 12288
+    )
+    assert fake_llm.probes == ["GET /props"]
+    cache = tmp_path / "state" / "context_windows.json"
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o600
+    fake_llm.probes.clear()
+    fake_llm.set_script([{"text": "two"}])
+    assert (
+        usage_of(run(tmp_path, fake_llm, "-p", "x", "--output-format", "json"))["context_window"]
+        == 12288
+    )
+    assert fake_llm.probes == []  # answered from the cache
+    fake_llm.set_script([{"text": "three"}])
+    run(tmp_path, fake_llm, "-p", "x", "--output-format", "json", model="other-model")
+    assert fake_llm.probes == ["GET /props"]  # another model is asked again
+
+
+def test_a_server_that_cannot_tell_falls_back_to_config(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": "hi"}])
+    config = "[model]\ncontext_window = 50000\n"
+    usage = usage_of(
+        run(tmp_path, fake_llm, "-p", "x", "--output-format", "json", user_config=config)
+    )
+    assert usage["context_window"] == 50000
+    # Every flavour was tried, and none of them counts as a model request.
+    assert set(fake_llm.probes) == {
+        "GET /props",
+        "GET /v1/models",
+        "GET /api/v0/models",
+        "POST /api/show",
+    }
+    assert len(fake_llm.requests) == 1
+
+
+def test_config_larger_than_the_server_is_capped(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.context_flavour, fake_llm.n_ctx = "vllm", 16384
+    fake_llm.set_script([{"text": "hi"}])
+    config = "[model]\ncontext_window = 200000\n"
+    usage = usage_of(
+        run(tmp_path, fake_llm, "-p", "x", "--output-format", "json", user_config=config)
+    )
+    assert usage["context_window"] == 16384
+
+
+def test_a_small_served_window_prunes_the_request(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    """The window the server states is the one requests are built for: an earlier long turn is
+    left out rather than sent to a server that would refuse it."""
+    fake_llm.context_flavour, fake_llm.n_ctx = "llamacpp", 8192
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "big.txt").write_text("word\n" * 9000)  # 45,000 chars: over 8,192 tokens
+    fake_llm.set_script(
+        [
+            {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "big.txt"}}]},
+            {"text": "done"},
+        ]
+    )
+    proc = run(tmp_path, fake_llm, "-p", "read big.txt", "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    sent = json.dumps(fake_llm.requests[1])
+    assert len(sent) < 8192 * 4
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["pruned"], result
