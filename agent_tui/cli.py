@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     add(
         "--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK"
     )
+    add(
+        "--wire-api",
+        choices=["chat", "responses"],
+        help="openai provider: Chat Completions or the Responses API (default: responses for "
+        "api.openai.com, chat elsewhere)",
+    )
     add("--script", type=Path, help="replay a script of model turns (the scripted provider)")
     add("--record", type=Path, help="write the model's turns to FILE as a replayable script")
     add("--max-turns", type=int, metavar="N", help="round limit for one request (default 25)")
@@ -92,6 +98,7 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         ("name", args.model),
         ("base_url", args.base_url),
         ("transport", args.transport),
+        ("wire_api", args.wire_api),
     ):
         if value is not None:
             model[key] = value
