@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
+    ImageBlock,
     Message,
     ToolResultBlock,
     ToolUseBlock,
@@ -141,8 +142,8 @@ class Agent:
         if old is not provider:
             await old.aclose()
 
-    async def run(self, text: str) -> AsyncIterator[ev.Event]:
-        """Run one user turn, yielding its events.
+    async def run(self, text: str, images: Sequence[ImageBlock] = ()) -> AsyncIterator[ev.Event]:
+        """Run one user turn, yielding its events (``images``: ``--image`` files, shown with it).
 
         Cancel the task that iterates this generator to cancel the turn: the conversation is
         left valid (a partial answer is kept, unanswered tool calls get a "cancelled" result).
@@ -173,7 +174,7 @@ class Agent:
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
         checkpoint = self.conversation.checkpoint()
-        self.conversation.append_user(request_message(plan.text, plan.references))
+        self.conversation.append_user(request_message(plan.text, plan.references, images))
         cancelled = True
         try:
             while True:
@@ -349,7 +350,10 @@ class Agent:
             # Results in call order, edited inputs included; missing ones are filled on cancel.
             blocks = [
                 ToolResultBlock(
-                    c.id, processor.results[c.id].content, processor.results[c.id].is_error
+                    c.id,
+                    processor.results[c.id].content,
+                    processor.results[c.id].is_error,
+                    processor.results[c.id].images,
                 )
                 for c in calls
                 if c.id in processor.results

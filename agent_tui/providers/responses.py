@@ -57,8 +57,8 @@ def input_items(message: Message) -> list[dict[str, Any]]:
                     {"type": "reasoning", "summary": summary, "encrypted_content": block.encrypted}
                 )
             elif isinstance(block, TextBlock) and block.text.strip():
-                content = [{"type": "output_text", "text": block.text}]
-                items.append({"type": "message", "role": "assistant", "content": content})
+                said = [{"type": "output_text", "text": block.text}]
+                items.append({"type": "message", "role": "assistant", "content": said})
             elif isinstance(block, ToolUseBlock):
                 arguments = json.dumps(block.input)
                 items.append(
