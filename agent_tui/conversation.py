@@ -40,7 +40,7 @@ class ImageBlock:
     @property
     def placeholder(self) -> str:
         """What a model without vision gets instead."""
-        size = len(self.data) * 3 // 4
+        size = len(self.data) * 3 // 4 - self.data[-2:].count("=")
         label = f"{self.name}, " if self.name else ""
         return f"[image: {label}{self.media_type}, {size} bytes]"
 

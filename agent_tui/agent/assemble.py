@@ -127,7 +127,9 @@ class RoundAssembler:
         blocks: list[Block] = []
         for thought in self.thoughts:
             text = "".join(thought.text)
-            blocks.append(ThinkingBlock(text, thought.signature, thought.redacted, thought.encrypted))
+            blocks.append(
+                ThinkingBlock(text, thought.signature, thought.redacted, thought.encrypted)
+            )
         if self.text:
             blocks.append(TextBlock(self.partial_text))
         for call in calls or []:

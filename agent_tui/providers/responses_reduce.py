@@ -87,7 +87,9 @@ class ResponsesReducer:
             raise ProviderError(str(message), retryable=code not in _FINAL_CODES)
         if kind == "error":
             message = event.get("message") or (event.get("error") or {}).get("message")
-            raise ProviderError(str(message or "the server reported an error mid-stream"), retryable=True)
+            raise ProviderError(
+                str(message or "the server reported an error mid-stream"), retryable=True
+            )
         return []  # created, in_progress, content_part.*, *.done and events we do not use
 
     def finish(self) -> list[ProviderEvent]:
@@ -117,7 +119,9 @@ class ResponsesReducer:
         self._calls[self._key(item.get("id"), output_index)] = call
         self._calls.setdefault(self._key(None, output_index), call)
         call_id = str(item.get("call_id") or item.get("id") or f"call_{call.number}")
-        out: list[ProviderEvent] = [ToolCallStart(call.number, call_id, str(item.get("name") or ""))]
+        out: list[ProviderEvent] = [
+            ToolCallStart(call.number, call_id, str(item.get("name") or ""))
+        ]
         return out
 
     def _arguments(self, event: dict[str, Any], delta: str) -> list[ProviderEvent]:

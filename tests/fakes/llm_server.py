@@ -241,7 +241,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.received.append(
                 {"path": self.path, "headers": dict(self.headers), "body": body}
             )
-        openai = self.path.startswith(("/v1/chat", RESPONSES_PATH)) or "chat/completions" in self.path
+        openai = (
+            self.path.startswith(("/v1/chat", RESPONSES_PATH)) or "chat/completions" in self.path
+        )
         wire: Any = wire_openai if openai else wire_anthropic
         if self.path not in (ANTHROPIC_PATH, OPENAI_PATH, RESPONSES_PATH):
             self._send_json(404, wire.error_body(404, f"no route POST {self.path}"))
@@ -256,7 +258,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         tokens = int(len(raw) / self.fake.chars_per_token)
         max_tokens = body.get("max_tokens", body.get("max_output_tokens"))
-        overflow = overflow_error(self.fake.overflow_style, self.fake.context_limit, tokens, max_tokens)
+        overflow = overflow_error(
+            self.fake.overflow_style, self.fake.context_limit, tokens, max_tokens
+        )
         if overflow is not None:
             self._send_json(400, overflow)
             return

@@ -198,7 +198,11 @@ def check_responses(body: dict[str, Any]) -> None:
     assert items[5:] == [
         {"type": "function_call_output", "call_id": "call_1", "output": "print(1)"},
         {"type": "function_call_output", "call_id": "call_2", "output": "Error: no such file"},
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "and be quick"}]},
+        {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "and be quick"}],
+        },
         {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "next"}]},
     ]
     assert "I need both files" not in json.dumps(body) and "EncRedacted" not in json.dumps(body)

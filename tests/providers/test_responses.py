@@ -30,7 +30,12 @@ from .test_fake_server import FULL_TURN, sse_payloads
 
 TURN = {
     **FULL_TURN,
-    "usage": {"input_tokens": 110, "output_tokens": 70, "cached_tokens": 100, "reasoning_tokens": 40},
+    "usage": {
+        "input_tokens": 110,
+        "output_tokens": 70,
+        "cached_tokens": 100,
+        "reasoning_tokens": 40,
+    },
 }
 
 
