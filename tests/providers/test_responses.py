@@ -155,3 +155,16 @@ def test_wire_api_defaults_by_base_url(base_url: str, wire_api: str | None, expe
     config = ModelConfig("openai", "m", base_url, "OPENAI_API_KEY", wire_api=wire_api)
     provider = make_provider(config)
     assert type(provider) is expected
+
+
+def test_reasoning_effort_asks_for_summaries_only_when_configured() -> None:
+    from agent_tui.conversation import user_text
+    from agent_tui.providers.base import ProviderRequest
+    from agent_tui.providers.responses import responses_body
+
+    request = ProviderRequest(model="gpt-5-codex", system="s", messages=[user_text("hi")])
+    assert "reasoning" not in responses_body(request)  # models without reasoning reject it
+    effort = ProviderRequest(
+        model="gpt-5-codex", system="s", messages=[user_text("hi")], reasoning_effort="high"
+    )
+    assert responses_body(effort)["reasoning"] == {"effort": "high", "summary": "auto"}
