@@ -33,7 +33,8 @@ class ImageBlock:
     """An image the model should see: its MIME type and base64 data (attachments/images.py)."""
 
     media_type: str
-    data: str
+    # Megabytes of base64: kept in the conversation and sessions, left out of stream-json events.
+    data: str = field(metadata={"event_json": False})
     name: str = ""  # where it came from (a file name), for the placeholder text
     type: Literal["image"] = "image"
 

@@ -60,7 +60,8 @@ def run(
         "HOME": str(home or ws.parent / "home"),
         "ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY": KEY,
     }
-    return run_cli(ws, *flags, *args, "--output-format", "json", env=env, timeout=90)
+    output = () if "--output-format" in args else ("--output-format", "json")
+    return run_cli(ws, *flags, *args, *output, env=env, timeout=90)
 
 
 def user_images(body: dict[str, Any], api: str) -> list[str]:
@@ -185,3 +186,18 @@ def test_mcp_image_content_reaches_the_model(
     images = user_images(body, api)
     assert len(images) == 1 and base64.b64decode(images[0]).startswith(b"\x89PNG")
     assert "[image: image/png" not in json.dumps(body)
+
+
+def test_stream_json_names_the_image_without_its_data(ws: Path, fake_llm: FakeLLM) -> None:
+    png = tiny_png(9)
+    (ws / "shot.png").write_bytes(png)
+    call = {"id": "r1", "name": "read_file", "input": {"path": "shot.png"}}
+    fake_llm.set_script([{"tool_calls": [call]}, {"text": "seen"}])
+    proc = run(ws, fake_llm, ("anthropic", "httpx"), "-p", "look", "--output-format", "stream-json")
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    finished = next(e for e in events if e["type"] == "tool_call_finished")
+    assert finished["result"]["images"] == [
+        {"media_type": "image/png", "name": "shot.png", "type": "image"}
+    ]
+    assert base64.b64encode(png).decode() not in proc.stdout
