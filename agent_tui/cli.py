@@ -62,6 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
     add(
         "--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK"
     )
+    add(
+        "--wire-api",
+        choices=["chat", "responses"],
+        help="openai provider: Chat Completions or the Responses API (default: responses for "
+        "api.openai.com, chat elsewhere)",
+    )
+    add(
+        "--image",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="with -p: show the model this PNG/JPEG/GIF/WebP image (repeatable; 5 MB each)",
+    )
     add("--script", type=Path, help="replay a script of model turns (the scripted provider)")
     add("--record", type=Path, help="write the model's turns to FILE as a replayable script")
     add("--max-turns", type=int, metavar="N", help="round limit for one request (default 25)")
@@ -106,6 +120,7 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         ("name", args.model),
         ("base_url", args.base_url),
         ("transport", args.transport),
+        ("wire_api", args.wire_api),
     ):
         if value is not None:
             model[key] = value
@@ -113,6 +128,25 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     if args.max_turns is not None:
         layer["agent"] = {"max_rounds": args.max_turns}
     return layer
+
+
+def _load_images(paths: list[Path], headless: bool) -> tuple[Any, ...]:
+    """The ``--image`` files, read and checked before anything starts (exit 2 on a bad one)."""
+    from agent_tui.errors import UsageError
+
+    if not paths:
+        return ()
+    if not headless:
+        raise UsageError("--image goes with -p; in the app, paste the image's path or use #file:")
+    from agent_tui.images import ImageError, load_image
+    from agent_tui.providers.image_limits import MAX_IMAGES_PER_REQUEST
+
+    if len(paths) > MAX_IMAGES_PER_REQUEST:
+        raise UsageError(f"--image: at most {MAX_IMAGES_PER_REQUEST} images per request")
+    try:
+        return tuple(load_image(path.expanduser(), path.name) for path in paths)
+    except ImageError as exc:
+        raise UsageError(f"--image: {exc}") from None
 
 
 def _needs_key(config: Config) -> bool:
@@ -200,6 +234,7 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"note: {notice}\n")
         return handled
     headless = args.prompt is not None
+    images = _load_images(args.image, headless)
     trusted = args.trust or is_trusted(workspace)
     config = load_config(workspace, cli=_cli_layer(args), trusted=trusted)
     banner = None
@@ -228,7 +263,7 @@ def _run(args: argparse.Namespace) -> int:
         from agent_tui.headless import HeadlessOptions, run_headless
 
         stdin_text = _piped_stdin()
-        opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text)
+        opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text, images)
         return run_headless(agent, args.prompt, opts)
     from agent_tui.ui.app import run_tui
 

@@ -70,6 +70,8 @@ class ModelConfig:
     base_url: str
     api_key_env: str
     transport: str = "httpx"
+    wire_api: str | None = None  # openai: "chat" | "responses"; None: by base URL
+    vision: bool = True  # False: images reach the model as a text placeholder
     max_tokens: int = 8192
     context_window: int | None = None
     thinking_budget: int | None = None

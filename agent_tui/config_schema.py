@@ -38,7 +38,11 @@ MODEL: dict[str, Any] = {
             WORKSPACE: TRUSTED,
         },
         "transport": {"enum": ["httpx", "sdk"], WORKSPACE: TRUSTED},  # azure-openai: always sdk
+        # Which of the openai provider's wire formats (path on the same endpoint, same key): a
+        # workspace cannot send anything elsewhere with it, only make requests fail.
+        "wire_api": {"enum": ["chat", "responses"], WORKSPACE: ANY},
         # Tuning the model the user already chose: harmless from a workspace.
+        "vision": {"type": "boolean", WORKSPACE: ANY},
         "name": {"type": "string", "minLength": 1, WORKSPACE: ANY},
         "max_tokens": {"type": "integer", "minimum": 1, WORKSPACE: ANY},
         "context_window": {"type": "integer", "minimum": 1000, WORKSPACE: ANY},

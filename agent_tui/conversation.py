@@ -22,7 +22,28 @@ class ThinkingBlock:
     text: str
     signature: str = ""
     redacted: str = ""  # the data of a redacted_thinking block (then text is empty)
+    # An OpenAI Responses reasoning item's encrypted_content (``store: false``): goes back only to
+    # the Responses API; text is then its summary.
+    encrypted: str = ""
     type: Literal["thinking"] = "thinking"
+
+
+@dataclass(frozen=True)
+class ImageBlock:
+    """An image the model should see: its MIME type and base64 data (attachments/images.py)."""
+
+    media_type: str
+    # Megabytes of base64: kept in the conversation and sessions, left out of stream-json events.
+    data: str = field(metadata={"event_json": False})
+    name: str = ""  # where it came from (a file name), for the placeholder text
+    type: Literal["image"] = "image"
+
+    @property
+    def placeholder(self) -> str:
+        """What a model without vision gets instead."""
+        size = len(self.data) * 3 // 4 - self.data[-2:].count("=")
+        label = f"{self.name}, " if self.name else ""
+        return f"[image: {label}{self.media_type}, {size} bytes]"
 
 
 @dataclass(frozen=True)
@@ -38,16 +59,26 @@ class ToolResultBlock:
     tool_use_id: str
     content: str
     is_error: bool = False
+    images: tuple[ImageBlock, ...] = ()  # images the tool returned (read_file of a PNG, MCP)
     type: Literal["tool_result"] = "tool_result"
 
 
-Block = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
+Block = TextBlock | ThinkingBlock | ImageBlock | ToolUseBlock | ToolResultBlock
 _BLOCK_TYPES: dict[str, type[Any]] = {
     "text": TextBlock,
     "thinking": ThinkingBlock,
+    "image": ImageBlock,
     "tool_use": ToolUseBlock,
     "tool_result": ToolResultBlock,
 }
+
+
+def _block_from_dict(data: dict[str, Any]) -> Block:
+    fields = dict(data)
+    if fields.get("type") == "tool_result":
+        fields["images"] = tuple(ImageBlock(**i) for i in fields.get("images") or ())
+    block: Block = _BLOCK_TYPES[fields["type"]](**fields)
+    return block
 
 
 @dataclass(frozen=True)
@@ -79,6 +110,10 @@ class Message:
         return not self.tool_uses and not self.text.strip()
 
     @property
+    def images(self) -> list[ImageBlock]:
+        return [b for b in self.content if isinstance(b, ImageBlock)]
+
+    @property
     def tool_uses(self) -> list[ToolUseBlock]:
         return [b for b in self.content if isinstance(b, ToolUseBlock)]
 
@@ -87,7 +122,7 @@ class Message:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Message:
-        blocks = [_BLOCK_TYPES[b["type"]](**b) for b in data["content"]]
+        blocks = [_block_from_dict(b) for b in data["content"]]
         return cls(role=data["role"], content=blocks)
 
 

@@ -18,11 +18,13 @@ from agent_tui.tools.base import Prepared, ToolResult
 
 
 def to_jsonable(value: Any) -> Any:
-    """A value as plain JSON types (dataclasses, enums, futures left out as None)."""
+    """A value as plain JSON types (dataclasses, enums, futures left out as None; fields marked
+    ``metadata={"event_json": False}``, such as an image's base64 data, left out)."""
     if isinstance(value, asyncio.Future):
         return None
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        fields = [f for f in dataclasses.fields(value) if f.metadata.get("event_json", True)]
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in fields}
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

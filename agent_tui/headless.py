@@ -26,6 +26,7 @@ from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.compaction.run import compaction_note
 from agent_tui.config import endpoint_notice
+from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ApprovalRequired
 from agent_tui.headless_wait import WaitLine
 from agent_tui.text_safety import escape_json, one_line, visible
@@ -36,6 +37,7 @@ class HeadlessOptions:
     output_format: str = "text"  # text | json | stream-json
     on_approval: str | None = None  # ask | deny | fail; None = ask on a TTY, deny otherwise
     stdin_text: str | None = None
+    images: tuple[ImageBlock, ...] = ()  # --image files, sent with the prompt
 
 
 @dataclass
@@ -215,7 +217,7 @@ async def run_turn(
     printer = _Printer(opts.output_format, out, err)
     summary = _Summary()
     session_id = new_session_id()
-    async for event in agent.run(compose_prompt(prompt, opts.stdin_text)):
+    async for event in agent.run(compose_prompt(prompt, opts.stdin_text), opts.images):
         if isinstance(event, ev.ApprovalRequested):
             printer.event(event)
             await _answer_approval(agent, event, opts.on_approval)

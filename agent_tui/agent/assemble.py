@@ -70,10 +70,11 @@ class _Thought:
     text: list[str] = field(default_factory=list)
     signature: str = ""
     redacted: str = ""
+    encrypted: str = ""
 
     @property
     def closed(self) -> bool:
-        return bool(self.signature or self.redacted)
+        return bool(self.signature or self.redacted or self.encrypted)
 
 
 @dataclass
@@ -101,6 +102,7 @@ class RoundAssembler:
                 self.thoughts.append(_Thought())
             self.thoughts[-1].text.append(event.text)
             self.thoughts[-1].signature = event.signature or self.thoughts[-1].signature
+            self.thoughts[-1].encrypted = event.encrypted or self.thoughts[-1].encrypted
         elif isinstance(event, p.ToolCallStart):
             self.calls[event.index] = PendingCall(event.id, event.name)
         elif isinstance(event, p.Usage):
@@ -125,7 +127,10 @@ class RoundAssembler:
         """The assistant message; ``calls`` None drops tool calls (a cut or cancelled stream)."""
         blocks: list[Block] = []
         for thought in self.thoughts:
-            blocks.append(ThinkingBlock("".join(thought.text), thought.signature, thought.redacted))
+            text = "".join(thought.text)
+            blocks.append(
+                ThinkingBlock(text, thought.signature, thought.redacted, thought.encrypted)
+            )
         if self.text:
             blocks.append(TextBlock(self.partial_text))
         for call in calls or []:

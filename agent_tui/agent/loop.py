@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +30,7 @@ from agent_tui.compaction.run import auto_compact
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
+    ImageBlock,
     Message,
     ToolResultBlock,
     ToolUseBlock,
@@ -168,8 +169,8 @@ class Agent:
         if old is not provider:
             await old.aclose()
 
-    async def run(self, text: str) -> AsyncIterator[ev.Event]:
-        """Run one user turn, yielding its events.
+    async def run(self, text: str, images: Sequence[ImageBlock] = ()) -> AsyncIterator[ev.Event]:
+        """Run one user turn, yielding its events (``images``: ``--image`` files, shown with it).
 
         Cancel the task that iterates this generator to cancel the turn: the conversation is
         left valid (a partial answer is kept, unanswered tool calls get a "cancelled" result).
@@ -218,7 +219,7 @@ class Agent:
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
         checkpoint = self.conversation.checkpoint()
-        self.conversation.append_user(request_message(plan.text, plan.references))
+        self.conversation.append_user(request_message(plan.text, plan.references, images))
         self.last_prompt_index = len(self.conversation.messages) - 1
         files = self.deps.checkpoints
         if files is not None:
@@ -430,7 +431,10 @@ class Agent:
             # Results in call order, edited inputs included; missing ones are filled on cancel.
             blocks = [
                 ToolResultBlock(
-                    c.id, processor.results[c.id].content, processor.results[c.id].is_error
+                    c.id,
+                    processor.results[c.id].content,
+                    processor.results[c.id].is_error,
+                    processor.results[c.id].images,
                 )
                 for c in calls
                 if c.id in processor.results

@@ -39,4 +39,5 @@ def add_usage(a: Usage, b: Usage) -> Usage:
         a.output_tokens + b.output_tokens,
         a.cache_read_tokens + b.cache_read_tokens,
         a.cache_write_tokens + b.cache_write_tokens,
+        a.reasoning_tokens + b.reasoning_tokens,
     )

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from agent_tui.agent.references import Reference
 from agent_tui.conversation import (
     Block,
+    ImageBlock,
     Message,
     TextBlock,
     ThinkingBlock,
@@ -72,7 +73,16 @@ def estimate_tokens(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
+# An image costs about (width * height) / 750 tokens on Anthropic and up to ~1,500 on OpenAI at
+# "auto" detail; its base64 length says nothing about that, so each counts as a large one.
+IMAGE_TOKENS = 1600
+
+
 def _block_tokens(block: Block) -> int:
+    if isinstance(block, ImageBlock):
+        return IMAGE_TOKENS + BLOCK_OVERHEAD
+    if isinstance(block, ToolResultBlock) and block.images:
+        return _block_tokens(replace(block, images=())) + IMAGE_TOKENS * len(block.images)
     if isinstance(block, ThinkingBlock):
         body = block.text + block.redacted
     elif isinstance(block, TextBlock):
@@ -186,9 +196,14 @@ def _common_cap(sizes: list[int], available: int) -> int:
     return ordered[-1] if ordered else 0
 
 
-def request_message(text: str, references: Sequence[Reference]) -> Message:
-    """A user request as the conversation stores it: its attachments, then its text."""
-    return _current_message(Message("user", [TextBlock(text)]), references)
+def request_message(
+    text: str, references: Sequence[Reference], images: Sequence[ImageBlock] = ()
+) -> Message:
+    """A user request as the conversation stores it: its attachments, then its text and images
+    (``--image`` files, and ``#file:`` references to images)."""
+    attached = [r.image for r in references if r.image is not None]
+    content: list[Block] = [TextBlock(text), *attached, *images]
+    return _current_message(Message("user", content), references)
 
 
 def _current_message(current: Message, references: Sequence[Reference]) -> Message:

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ToolError, UsageError
+from agent_tui.images import ImageError, is_image_file, load_image
 from agent_tui.plural import plural
 from agent_tui.tools.base import SessionState, ToolContext
 from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitMissing, SafeGit
@@ -56,6 +58,7 @@ class Reference:
     label: str
     text: str
     focus_lines: tuple[int, int] | None = None
+    image: ImageBlock | None = None  # #file: of a PNG/JPEG/GIF/WebP: the image itself (text "")
 
 
 @dataclass(frozen=True)
@@ -231,6 +234,15 @@ def number_lines(lines: list[str], first: int) -> str:
     return "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, start=first))
 
 
+def _image_reference(ctx: ReferenceContext, full: Path, arg: str) -> Reference:
+    rel = ctx.tool_context.relative(full)
+    try:
+        image = load_image(full, rel)
+    except ImageError as exc:
+        raise UsageError(f"#file:{arg}: {exc}") from None
+    return Reference("image", f"#file:{quote_path(rel)}", "", image=image)
+
+
 async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
     """Inline a workspace file (or a line range of it) with line numbers."""
     path_text, start, end = parse_file_arg(arg)
@@ -244,6 +256,8 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
         raise UsageError(f"#file:{arg}: no such file in the workspace ({full})")
     if full.is_dir():
         raise UsageError(f"#file:{arg}: is a folder; attach a file (or ask the model to list it)")
+    if is_image_file(full):  # sent as an image, whatever its size in lines
+        return _image_reference(ctx, full, arg)
     size = full.stat().st_size
     if size > MAX_FILE_BYTES and (start is None or size > 16 * MAX_FILE_BYTES):
         raise UsageError(

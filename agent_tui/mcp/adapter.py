@@ -87,7 +87,10 @@ def _part(block: Any) -> Part:
     """Convert one SDK content block (or resource contents) to a Part."""
     if isinstance(block, mt.TextContent):
         return Part("text", text=block.text)
-    if isinstance(block, mt.ImageContent | mt.AudioContent):
+    if isinstance(block, mt.ImageContent):
+        size = _b64_size(block.data)
+        return Part("image", mime=block.mime_type, size=size, binary=True, data=block.data)
+    if isinstance(block, mt.AudioContent):
         return Part(block.type, mime=block.mime_type, size=_b64_size(block.data), binary=True)
     if isinstance(block, mt.ResourceLink):
         return Part("link", uri=str(block.uri), name=block.name, mime=block.mime_type or "")

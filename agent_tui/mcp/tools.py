@@ -12,8 +12,10 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.conversation import ImageBlock
 from agent_tui.errors import McpError, ToolError
-from agent_tui.mcp.types import CallOutcome, ToolInfo
+from agent_tui.images import ImageError, image_from_base64
+from agent_tui.mcp.types import CallOutcome, Part, ToolInfo
 from agent_tui.tools.base import Confirmation, Manifest, Prepared, ToolContext, ToolResult
 
 if TYPE_CHECKING:
@@ -72,7 +74,14 @@ def build_manifest(server: str, tool: ToolInfo) -> Manifest:
 
 def to_tool_result(outcome: CallOutcome) -> ToolResult:
     """Turn a server's answer into what the model sees; ``structuredContent`` is kept in ``data``."""
-    texts = [part.render() for part in outcome.parts]
+    texts: list[str] = []
+    images: list[ImageBlock] = []
+    for part in outcome.parts:
+        image = _image(part)
+        if image is not None:
+            images.append(image)
+        else:
+            texts.append(part.render())
     data: dict[str, Any] = {}
     if outcome.structured is not None:
         # Checked against the tool's outputSchema by the SDK (a mismatch is an error result).
@@ -84,7 +93,20 @@ def to_tool_result(outcome: CallOutcome) -> ToolResult:
     content = "\n".join(texts) or (
         "(the tool reported an error)" if outcome.is_error else "(no output)"
     )
-    return ToolResult(content=content, is_error=outcome.is_error, data=data)
+    if images and not texts:
+        content = f"({len(images)} image{'s' if len(images) > 1 else ''} attached)"
+    return ToolResult(content=content, is_error=outcome.is_error, data=data, images=tuple(images))
+
+
+def _image(part: Part) -> ImageBlock | None:
+    """An image part the model can be shown (a known type within the size limit), else None:
+    the part then goes as its ``[image: …]`` text."""
+    if part.kind != "image" or not part.data:
+        return None
+    try:
+        return image_from_base64(part.data, part.mime)
+    except ImageError:
+        return None
 
 
 def _same_json(text: str, value: Any) -> bool:

@@ -38,6 +38,7 @@ class Part:
     uri: str = ""
     name: str = ""
     binary: bool = False
+    data: str = ""  # an image's base64 data, so that it can reach the model as an image
 
     def render(self) -> str:
         """This part as text for the model: text inline, binary summarised."""

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 PROVIDERS: dict[str, str] = {
     "anthropic": "agent_tui.providers.anthropic:AnthropicProvider",
-    "openai": "agent_tui.providers.openai:OpenAIProvider",
+    "openai": "agent_tui.providers.openai:make_openai",
     "azure-openai": "agent_tui.providers.azure:AzureOpenAIProvider",
     "scripted": "agent_tui.providers.scripted:ScriptedProvider.from_config",
 }

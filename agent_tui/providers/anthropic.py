@@ -13,6 +13,7 @@ from typing import Any
 
 from agent_tui.conversation import (
     Block,
+    ImageBlock,
     Message,
     TextBlock,
     ThinkingBlock,
@@ -39,18 +40,29 @@ def wire_block(block: Block) -> dict[str, Any] | None:
         if not block.signature:
             return None
         return {"type": "thinking", "thinking": block.text, "signature": block.signature}
+    if isinstance(block, ImageBlock):
+        return _image(block)
     if isinstance(block, ToolUseBlock):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
     if isinstance(block, ToolResultBlock):
+        content: str | list[dict[str, Any]] = block.content
+        if block.images:  # the API takes image blocks inside a tool_result
+            text = [{"type": "text", "text": block.content}] if block.content.strip() else []
+            content = [*text, *map(_image, block.images)]
         result: dict[str, Any] = {
             "type": "tool_result",
             "tool_use_id": block.tool_use_id,
-            "content": block.content,
+            "content": content,
         }
         if block.is_error:
             result["is_error"] = True
         return result
     return None
+
+
+def _image(image: ImageBlock) -> dict[str, Any]:
+    source = {"type": "base64", "media_type": image.media_type, "data": image.data}
+    return {"type": "image", "source": source}
 
 
 def wire_messages(messages: list[Message]) -> list[dict[str, Any]]:

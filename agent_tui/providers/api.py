@@ -27,6 +27,7 @@ from agent_tui.errors import (
     StreamInterrupted,
 )
 from agent_tui.providers.base import ProviderEvent, ProviderRequest, TextDelta
+from agent_tui.providers.image_limits import fit_images
 from agent_tui.providers.overflow import parse_overflow
 from agent_tui.providers.retry import RetryPolicy, is_retryable_status, parse_retry_after
 from agent_tui.providers.sse import aiter_sse
@@ -172,7 +173,7 @@ class ApiProvider:
             ProviderError: anything else the server refused, or the server is unreachable.
         """
         key = self._key()
-        body = self.build_body(request)
+        body = self.build_body(fit_images(request, vision=self.config.vision))
         attempt = 0
         while True:
             reducer = self.new_reducer()
@@ -365,7 +366,8 @@ async def translate_sdk_errors(
     async with contextlib.aclosing(events):  # type: ignore[type-var]
         try:
             async for event in events:
-                yield event.to_dict()
+                # warnings=False: the Responses helper's parsed models trip pydantic's checks.
+                yield event.to_dict(warnings=False)
         except sdk.APIStatusError as exc:
             if exc.status_code < 400:
                 in_stream_error = exc.body

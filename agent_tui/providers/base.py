@@ -50,6 +50,7 @@ class ThinkingDelta:
     text: str
     signature: str = ""
     redacted: str = ""
+    encrypted: str = ""  # closes an OpenAI Responses reasoning item (its encrypted_content)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Usage:
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    reasoning_tokens: int = 0  # part of output_tokens (OpenAI reports it apart)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agent_tui.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agent_tui.conversation import ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock
 from agent_tui.providers.api import ApiProvider, Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
 from agent_tui.providers.openai_reduce import OpenAIReducer
@@ -45,9 +45,21 @@ def wire_message(message: Message) -> list[dict[str, Any]]:
     # Attachments and requests are separate blocks: glued together, "</attachment>" or a first
     # request would run into the next one's first word.
     user_text = "\n\n".join(b.text for b in message.content if isinstance(b, TextBlock) and b.text)
-    if user_text.strip():
+    # Chat Completions takes images only in user messages: a tool's images follow the results.
+    images = [i for b in message.content if isinstance(b, ToolResultBlock) for i in b.images]
+    images += [b for b in message.content if isinstance(b, ImageBlock)]
+    if images:
+        parts: list[dict[str, Any]] = [{"type": "text", "text": user_text}] if user_text else []
+        parts += [_image_part(i) for i in images]
+        wire.append({"role": "user", "content": parts})
+    elif user_text.strip():
         wire.append({"role": "user", "content": user_text})
     return wire
+
+
+def _image_part(image: ImageBlock) -> dict[str, Any]:
+    url = f"data:{image.media_type};base64,{image.data}"
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def completions_body(request: ProviderRequest, *, official: bool) -> dict[str, Any]:
@@ -111,11 +123,7 @@ class OpenAIProvider(ApiProvider):
             return "; OpenAI-style base URLs usually end in /v1 (http://localhost:11434/v1)"
         return ""
 
-    async def sdk_events(
-        self, body: dict[str, Any], key: str | None
-    ) -> AsyncIterator[dict[str, Any]]:
-        import openai  # 0.8 s on our machine: only when transport = "sdk"
-
+    def _openai_client(self, openai: Any, key: str | None) -> Any:
         if self._sdk_client is None:
             self._sdk_client = openai.AsyncOpenAI(
                 api_key=key or "no-key-set",  # local servers take any; the SDK insists on one
@@ -123,7 +131,14 @@ class OpenAIProvider(ApiProvider):
                 max_retries=0,  # our retry loop applies to both transports alike
                 timeout=self.config.timeout_s,
             )
-        client = self._sdk_client
+        return self._sdk_client
+
+    async def sdk_events(
+        self, body: dict[str, Any], key: str | None
+    ) -> AsyncIterator[dict[str, Any]]:
+        import openai  # 0.8 s on our machine: only when transport = "sdk"
+
+        client = self._openai_client(openai, key)
 
         async def raw_events() -> AsyncIterator[Any]:
             stream = await client.chat.completions.create(
@@ -139,3 +154,21 @@ class OpenAIProvider(ApiProvider):
 
         async for chunk in translate_sdk_errors(openai, raw_events(), error_event):
             yield chunk
+
+
+def make_openai(model_config: Any) -> ApiProvider:
+    """The openai provider in the wire format ``model.wire_api`` names (see :func:`wire_api`)."""
+    if wire_api(model_config) == "responses":
+        from agent_tui.providers.responses import ResponsesProvider
+
+        return ResponsesProvider(model_config)
+    return OpenAIProvider(model_config)
+
+
+def wire_api(model_config: Any) -> str:
+    """``model.wire_api``, defaulting to ``responses`` for api.openai.com and ``chat`` elsewhere
+    (OpenAI-compatible servers mostly speak only Chat Completions)."""
+    chosen = getattr(model_config, "wire_api", None)
+    if chosen:
+        return str(chosen)
+    return "responses" if OpenAIProvider.official_host in model_config.base_url else "chat"

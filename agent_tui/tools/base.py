@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ToolError
 from agent_tui.tools.workspace_paths import require_inside
 
@@ -85,6 +86,7 @@ class ToolResult:
     data: dict[str, Any] = field(
         default_factory=dict
     )  # structured extras (terminal_id, exit_code, log path)
+    images: tuple[ImageBlock, ...] = ()  # images for the model (read_file of a PNG, MCP images)
 
 
 @dataclass

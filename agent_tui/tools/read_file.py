@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from agent_tui.errors import ToolError
+from agent_tui.images import ImageError, load_image, sniff_image
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_int, require_str
 from agent_tui.tools.fs_util import SNIFF_BYTES, check_file, human_size, sniff_binary
@@ -114,6 +115,17 @@ def _format_line(number: int, raw: bytes, length: int) -> str:
     return f"{number:>6}\t{text}"
 
 
+def _read_image(req: ReadRequest) -> ToolResult:
+    """A PNG, JPEG, GIF or WebP file goes to the model as an image (a placeholder without vision)."""
+    try:
+        image = load_image(req.path, req.shown)
+    except ImageError as exc:
+        raise ToolError(f"{exc}.") from None
+    size = human_size(len(image.data) * 3 // 4)
+    kind = image.media_type.removeprefix("image/").upper()
+    return ToolResult(f"{req.shown} is an image ({kind}, {size}); it is attached.", images=(image,))
+
+
 def read_page(req: ReadRequest) -> ToolResult:
     """Read one page of ``req`` (blocking; run it in a thread).
 
@@ -128,7 +140,10 @@ def read_page(req: ReadRequest) -> ToolResult:
     except OSError as exc:
         raise ToolError(f"Cannot read {req.shown}: {exc.strerror or exc}.") from None
     with handle:
-        kind = sniff_binary(handle.read(SNIFF_BYTES), req.path.name)
+        head = handle.read(SNIFF_BYTES)
+        if sniff_image(head) is not None:
+            return _read_image(req)
+        kind = sniff_binary(head, req.path.name)
         if kind is not None:
             raise ToolError(
                 f"{req.shown} is a binary file ({kind}, {human_size(st.st_size)}); read_file only "

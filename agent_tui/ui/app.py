@@ -252,7 +252,11 @@ class AgentApp(App[int]):
         if parsed and command is not None:
             self.turn_worker = self.run_command(command, parsed[1], text)
         else:
-            self.turn_worker = self.run_turn(text)
+            images = self.query_one(Composer).image_chips.take()  # pasted image paths
+            if images:
+                names = ", ".join(i.name for i in images)
+                await self.transcript.add(Note(f"🖼 attached: {names}"))
+            self.turn_worker = self.run_turn(text, images)
 
     @work(exclusive=True, group="turn")
     async def run_command(self, command: Any, args: str, text: str) -> None:
@@ -295,16 +299,16 @@ class AgentApp(App[int]):
         return appended_arguments(answer.content)
 
     @work(exclusive=True, group="turn")
-    async def run_turn(self, text: str) -> None:
-        await self._run_turn(text)
+    async def run_turn(self, text: str, images: tuple[Any, ...] = ()) -> None:
+        await self._run_turn(text, images)
 
-    async def _run_turn(self, text: str) -> None:
+    async def _run_turn(self, text: str, images: tuple[Any, ...] = ()) -> None:
         from agent_tui.ui.render import TurnView
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
         said = self.agent.conversation.checkpoint()
-        turn_events = self.agent.run(text)
+        turn_events = self.agent.run(text, images)
         try:
             async for event in turn_events:
                 if isinstance(event, ev.ApprovalRequested):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import shutil
 import subprocess
 from pathlib import Path
@@ -273,12 +274,31 @@ async def test_a_symlink_pointing_outside_the_workspace_is_refused(
 
 async def test_folders_and_binary_files_are_refused(ctx: ReferenceContext, workspace: Path) -> None:
     (workspace / "pkg").mkdir()
-    (workspace / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    (workspace / "prog.bin").write_bytes(b"\x7fELF\x02\x01\x01\0\0\0\0\0")
+    # Named like an image, but not one: refused as binary, never sent as an image.
+    (workspace / "fake.png").write_bytes(b"#!/bin/sh\0rm -rf ~\n")
 
     with pytest.raises(UsageError, match="folder"):
         await resolve(ctx, "file", "pkg")
-    with pytest.raises(UsageError, match="binary"):
-        await resolve(ctx, "file", "image.png")
+    for name in ("prog.bin", "fake.png"):
+        with pytest.raises(UsageError, match="binary"):
+            await resolve(ctx, "file", name)
+
+
+async def test_image_files_attach_as_images(ctx: ReferenceContext, workspace: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + b"\0" * 40
+    (workspace / "shot.png").write_bytes(png)
+    (workspace / "photo.txt").write_bytes(b"\xff\xd8\xff\xe0" + b"\0" * 40)  # a JPEG by content
+    (workspace / "big.gif").write_bytes(b"GIF89a" + b"\0" * (5 * 1024 * 1024))
+
+    reference = await resolve(ctx, "file", "shot.png")
+    assert reference.kind == "image" and reference.text == "" and reference.image is not None
+    assert reference.image.media_type == "image/png"
+    assert base64.b64decode(reference.image.data) == png
+    photo = await resolve(ctx, "file", "photo.txt")
+    assert photo.image is not None and photo.image.media_type == "image/jpeg"
+    with pytest.raises(UsageError, match="limited to 5 MB"):
+        await resolve(ctx, "file", "big.gif")
 
 
 # --- #changes ----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""A fake LLM server speaking the Anthropic Messages and OpenAI Chat Completions wire formats.
+"""A fake LLM server speaking the Anthropic Messages, OpenAI Chat Completions and OpenAI Responses
+wire formats.
 
 It replays a script of assistant turns (agent_tui/providers/script.py describes the format) over
 real HTTP on 127.0.0.1: streaming SSE with chunked transfer encoding, or plain JSON, plus injected
@@ -29,7 +30,7 @@ from typing import Any
 
 from agent_tui.providers.script import ScriptTurn, load_script, parse_turn
 
-from . import wire_anthropic, wire_openai
+from . import wire_anthropic, wire_openai, wire_responses
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
@@ -37,6 +38,7 @@ OPENAI_PATH = "/v1/chat/completions"
 AZURE_PATH = re.compile(
     r"/openai/deployments/[A-Za-z0-9._-]+/chat/completions\?api-version=[\w.-]+"
 )
+RESPONSES_PATH = "/v1/responses"
 Turns = list[ScriptTurn] | list[dict[str, Any]] | str | Path
 
 
@@ -306,9 +308,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.received.append(
                 {"path": self.path, "headers": dict(self.headers), "body": body}
             )
-        openai = self.path.startswith("/v1/chat") or "chat/completions" in self.path
+        openai = (
+            self.path.startswith(("/v1/chat", RESPONSES_PATH)) or "chat/completions" in self.path
+        )
         wire: Any = wire_openai if openai else wire_anthropic
-        if self.path not in (ANTHROPIC_PATH, OPENAI_PATH) and not AZURE_PATH.fullmatch(self.path):
+        if self.path not in (
+            ANTHROPIC_PATH,
+            OPENAI_PATH,
+            RESPONSES_PATH,
+        ) and not AZURE_PATH.fullmatch(self.path):
             self._send_json(404, wire.error_body(404, f"no route POST {self.path}"))
             return
         key = self._key(openai)
@@ -320,8 +328,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, wire.error_body(400, "anthropic-version: header is required"))
             return
         tokens = int(len(raw) / self.fake.chars_per_token)
+        max_tokens = body.get("max_tokens", body.get("max_output_tokens"))
         overflow = overflow_error(
-            self.fake.overflow_style, self.fake.context_limit, tokens, body.get("max_tokens")
+            self.fake.overflow_style, self.fake.context_limit, tokens, max_tokens
         )
         if overflow is not None:
             self._send_json(400, overflow)
@@ -369,12 +378,17 @@ class _Handler(BaseHTTPRequestHandler):
     ) -> None:
         model = str(body.get("model", "fake-model"))
         if not body.get("stream"):
-            if openai:
+            if self.path == RESPONSES_PATH:
+                message = "fake LLM server: only streamed responses are served"
+                self._send_json(400, wire_openai.error_body(400, message))
+            elif openai:
                 self._send_json(200, wire_openai.completion_json(turn, model, number, estimate))
             else:
                 self._send_json(200, wire_anthropic.message_json(turn, model, number, estimate))
             return
-        if openai:
+        if self.path == RESPONSES_PATH:
+            frames = wire_responses.response_stream(turn, model, number, estimate)
+        elif openai:
             usage = bool((body.get("stream_options") or {}).get("include_usage"))
             frames = wire_openai.completion_stream(turn, model, number, estimate, usage)
         else:

@@ -71,6 +71,9 @@ def anthropic_problems(body: dict[str, Any]) -> list[str]:
             elif kind == "thinking":
                 if role != "assistant" or not block.get("signature"):
                     problems.append(f"{at}: thinking needs an assistant message and a signature")
+            elif kind == "image":
+                if role != "user" or (block.get("source") or {}).get("type") != "base64":
+                    problems.append(f"{at}: image blocks only in user messages, base64 source")
             elif kind == "redacted_thinking":
                 if role != "assistant":
                     problems.append(f"{at}: redacted_thinking only in assistant messages")

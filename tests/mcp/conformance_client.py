@@ -29,7 +29,9 @@ from agent_tui.mcp.config import OAuthSettings, ServerConfig
 from agent_tui.mcp.login import loopback_sign_in
 from agent_tui.mcp.types import ElicitAnswer, SamplingAnswer, SamplingRequest
 
-CALL_TIMEOUT_S = 30.0  # a scenario's tool answers at once; the bound only keeps a fault from hanging
+CALL_TIMEOUT_S = (
+    30.0  # a scenario's tool answers at once; the bound only keeps a fault from hanging
+)
 
 # The tool each non-auth scenario expects to be called, with its arguments.
 TOOL_CALLS: dict[str, tuple[str, dict[str, Any]]] = {

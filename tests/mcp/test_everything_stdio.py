@@ -62,7 +62,9 @@ async def test_call_tools_and_convert_results(
     assert echoed.content == "Echo: hi there" and not echoed.is_error
 
     image = await call(registry, workspace, "mcp_everything_get-tiny-image", {})
-    assert "[image: image/png, " in image.content and " bytes]" in image.content
+    # The image itself reaches the model (issue 14), not the "[image: image/png, N bytes]" text.
+    assert [i.media_type for i in image.images] == ["image/png"] and image.images[0].data
+    assert "[image:" not in image.content
 
     structured = await call(
         registry, workspace, "mcp_everything_get-structured-content", {"location": "New York"}

@@ -142,3 +142,38 @@ def test_structured_content_goes_to_the_model_after_the_content_unless_mirrored(
         CallOutcome(parts=(Part("text", text="agent-tui"),), structured={"result": "agent-tui"})
     )
     assert wrapped.content == "agent-tui"
+
+
+def test_image_content_reaches_the_model_only_when_it_is_an_image() -> None:
+    """A server's image content goes to the model as an image only when its bytes are a PNG,
+    JPEG, GIF or WebP within 5 MB; anything else (bad base64, a script labelled image/png, an
+    oversized image) stays the ``[image: …]`` text (issue 14.2)."""
+    import base64
+
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 20
+    good = Part("image", mime="image/png", size=len(png), binary=True,
+                data=base64.b64encode(png).decode())  # fmt: skip
+    result = to_tool_result(CallOutcome(parts=(Part("text", text="here"), good)))
+    assert [(i.media_type, base64.b64decode(i.data)) for i in result.images] == [("image/png", png)]
+    assert result.content == "here"
+    hostile = [
+        Part("image", mime="image/png", size=3, binary=True, data="not base64!!"),
+        Part(
+            "image",
+            mime="image/png",
+            size=9,
+            binary=True,
+            data=base64.b64encode(b"#!/bin/sh\nrm -rf ~\n").decode(),
+        ),  # fmt: skip
+        Part(
+            "image",
+            mime="image/gif",
+            size=6 * 1024 * 1024,
+            binary=True,
+            data=base64.b64encode(b"GIF89a" + b"\0" * (6 * 1024 * 1024)).decode(),
+        ),  # fmt: skip
+    ]
+    for part in hostile:
+        refused = to_tool_result(CallOutcome(parts=(part,)))
+        assert refused.images == ()
+        assert refused.content == f"[image: {part.mime}, {part.size} bytes]"

@@ -15,6 +15,7 @@ from agent_tui.providers.anthropic import AnthropicProvider
 from agent_tui.providers.api import ApiProvider
 from agent_tui.providers.base import ProviderEvent, ProviderRequest, ToolSpec
 from agent_tui.providers.openai import OpenAIProvider
+from agent_tui.providers.responses import ResponsesProvider
 from agent_tui.providers.retry import RetryPolicy
 from tests.fakes.llm_server import FakeLLM
 
@@ -24,6 +25,8 @@ COMBOS = [
     ("anthropic", "sdk"),
     ("openai", "httpx"),
     ("openai", "sdk"),
+    ("responses", "httpx"),  # the openai provider with wire_api = "responses"
+    ("responses", "sdk"),
 ]
 # For request features only the Messages API has (thinking): ``@anthropic_only`` on a test that
 # takes ``combo`` runs it over both Anthropic transports instead of all four combos.
@@ -71,8 +74,10 @@ def build_provider(
 
     def build(*, base_url: str | None = None, max_retries: int = 3, **config: Any) -> ApiProvider:
         url = fake_llm.url if api == "anthropic" else fake_llm.openai_url
+        if api == "responses":
+            config.setdefault("wire_api", "responses")
         model = ModelConfig(
-            provider=api,
+            provider="anthropic" if api == "anthropic" else "openai",
             name="test-model",
             base_url=base_url or url,
             api_key_env=KEY_ENV,
@@ -80,7 +85,8 @@ def build_provider(
             timeout_s=20,
             **config,
         )
-        cls = AnthropicProvider if api == "anthropic" else OpenAIProvider
+        classes = {"anthropic": AnthropicProvider, "openai": OpenAIProvider}
+        cls = classes.get(api, ResponsesProvider)
         return cls(model, retry=RetryPolicy(max_retries=max_retries, sleep=sleeps))
 
     return build

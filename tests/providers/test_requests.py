@@ -33,6 +33,7 @@ def tool_loop_request(**kwargs: Any) -> ProviderRequest:
                 ThinkingBlock("I need both files.", signature="sig-1"),
                 ThinkingBlock("never signed", signature=""),
                 ThinkingBlock("", redacted="EncRedacted=="),
+                ThinkingBlock("Plan: read both.", encrypted="EncReasoning=="),  # Responses only
                 TextBlock("Reading."),
                 ToolUseBlock("call_1", "read_file", {"path": "a.py"}),
                 ToolUseBlock("call_2", "read_file", {"path": "b.py"}),
@@ -86,6 +87,9 @@ async def test_request_body_on_the_wire(
             or headers.get("authorization") == f"Bearer {api_key}"
         )
         assert headers["anthropic-version"]
+    elif combo[0] == "responses":
+        check_responses(body)
+        assert headers["authorization"] == f"Bearer {api_key}"
     else:
         check_openai(body)
         assert headers["authorization"] == f"Bearer {api_key}"
@@ -157,6 +161,51 @@ def check_openai(body: dict[str, Any]) -> None:
     assert messages[6:] == [{"role": "user", "content": "next"}]  # blank assistant turn dropped
     assert "I need both files" not in json.dumps(body)  # thinking has no place here
     assert "EncRedacted" not in json.dumps(body)
+    assert "EncReasoning" not in json.dumps(body)
+
+
+def check_responses(body: dict[str, Any]) -> None:
+    assert body["store"] is False and body["include"] == ["reasoning.encrypted_content"]
+    assert body["instructions"] == "You are terse." and body["max_output_tokens"] == 8192
+    assert body["tools"][0] == {
+        "type": "function",
+        "name": "read_file",
+        "description": "Read a file.",
+        "parameters": SCHEMA,
+        "strict": False,
+    }
+    items = body["input"]
+    assert items[0] == {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "read a.py and b.py"}],
+    }
+    # Only the encrypted reasoning goes back; Anthropic's signed and redacted thinking do not.
+    assert items[1] == {
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": "Plan: read both."}],
+        "encrypted_content": "EncReasoning==",
+    }
+    assert items[2] == {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "Reading."}],
+    }
+    assert [(i["type"], i["call_id"], json.loads(i["arguments"])) for i in items[3:5]] == [
+        ("function_call", "call_1", {"path": "a.py"}),
+        ("function_call", "call_2", {"path": "b.py"}),
+    ]
+    assert items[5:] == [
+        {"type": "function_call_output", "call_id": "call_1", "output": "print(1)"},
+        {"type": "function_call_output", "call_id": "call_2", "output": "Error: no such file"},
+        {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "and be quick"}],
+        },
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "next"}]},
+    ]
+    assert "I need both files" not in json.dumps(body) and "EncRedacted" not in json.dumps(body)
 
 
 @anthropic_only

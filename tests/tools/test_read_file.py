@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 from pathlib import Path
 from typing import Any
@@ -145,9 +146,9 @@ async def test_empty_file(tool: ReadFileTool, ctx: ToolContext) -> None:
 
 
 async def test_binary_refused_with_size_and_type(tool: ReadFileTool, ctx: ToolContext) -> None:
-    (ctx.workspace / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
-    with pytest.raises(ToolError, match=r"binary file \(PNG image, 2\.0 KB\)"):
-        await read(tool, ctx, path="logo.png")
+    (ctx.workspace / "doc.pdf").write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 8)
+    with pytest.raises(ToolError, match=r"binary file \(PDF document, 2\.0 KB\)"):
+        await read(tool, ctx, path="doc.pdf")
     (ctx.workspace / "blob.bin").write_bytes(b"abc\x00def")
     with pytest.raises(ToolError, match="binary"):
         await read(tool, ctx, path="blob.bin")
@@ -259,3 +260,14 @@ async def test_far_start_line_crosses_read_chunks(tool: ReadFileTool, ctx: ToolC
         "150001\tline 150001",
         "[More lines follow. Call read_file with start_line=150002 to read the next part.]",
     ]
+
+
+async def test_image_file_returns_an_image(tool: ReadFileTool, ctx: ToolContext) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
+    (ctx.workspace / "logo.png").write_bytes(png)
+    result = await read(tool, ctx, path="logo.png")
+    assert "logo.png is an image (PNG, 2.0 KB)" in result.content
+    assert [(i.media_type, base64.b64decode(i.data)) for i in result.images] == [("image/png", png)]
+    (ctx.workspace / "huge.webp").write_bytes(b"RIFF\0\0\0\0WEBP" + b"\0" * (5 * 1024 * 1024))
+    with pytest.raises(ToolError, match="limited to 5 MB"):
+        await read(tool, ctx, path="huge.webp")

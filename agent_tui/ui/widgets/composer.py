@@ -4,6 +4,8 @@ it sets the prompt's ``completing`` flag and the list's options; the prompt post
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,6 +14,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from agent_tui.ui.completion import Completer, Completion
+from agent_tui.ui.image_paste import ImageChips
 from agent_tui.ui.widgets.prompt_input import PromptInput
 
 
@@ -38,6 +41,7 @@ class Composer(Vertical):
 
     def compose(self) -> ComposeResult:
         yield CompletionList(id="completions")
+        yield ImageChips(id="image-chips")
         yield PromptInput(
             id="prompt",
             placeholder="Ask anything · / commands · @ participants · # references · F1 help",
@@ -46,6 +50,32 @@ class Composer(Vertical):
     @property
     def prompt(self) -> PromptInput:
         return self.query_one(PromptInput)
+
+    @property
+    def image_chips(self) -> ImageChips:
+        return self.query_one(ImageChips)
+
+    @on(PromptInput.ImagePasted)
+    def _image_pasted(self, event: PromptInput.ImagePasted) -> None:
+        from agent_tui.images import MAX_IMAGE_BYTES, ImageError, load_image
+        from agent_tui.providers.image_limits import MAX_IMAGES_PER_REQUEST
+
+        event.stop()
+        if len(self.image_chips.images) >= MAX_IMAGES_PER_REQUEST:
+            self.notify(f"At most {MAX_IMAGES_PER_REQUEST} images a message.", severity="warning")
+            return
+        try:
+            self.image_chips.add_image(load_image(Path(event.path)))
+        except ImageError as exc:
+            limit = MAX_IMAGE_BYTES // 1024 // 1024
+            self.notify(
+                f"Not attached: {exc} (PNG, JPEG, GIF, WebP up to {limit} MB).", severity="error"
+            )
+
+    @on(PromptInput.ImageRemoved)
+    def _image_removed(self, event: PromptInput.ImageRemoved) -> None:
+        event.stop()
+        self.image_chips.remove_last()
 
     @property
     def completion_list(self) -> CompletionList:

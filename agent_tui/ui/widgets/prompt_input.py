@@ -5,6 +5,8 @@ keys while the parent shows offers.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
@@ -36,6 +38,16 @@ class PromptInput(TextArea):
             super().__init__()
             self.action = action
 
+    class ImagePasted(Message):
+        """The paste was the path of an image file: attach it instead of inserting the text."""
+
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
+
+    class ImageRemoved(Message):
+        """Backspace in an empty prompt: drop the last attached image."""
+
     class ScrollRequested(Message):
         """PageUp / PageDown: the transcript should scroll by ``pages`` (negative: up)."""
 
@@ -57,6 +69,16 @@ class PromptInput(TextArea):
         self._draft = ""
         self.completing = False  # set by the parent while completion offers are shown
 
+    async def _on_paste(self, event: events.Paste) -> None:
+        from agent_tui.ui.image_paste import pasted_image_path
+
+        workspace = getattr(self.app, "workspace", None)
+        path = pasted_image_path(event.text, workspace) if isinstance(workspace, Path) else None
+        if path is not None and not self.read_only:
+            event.prevent_default()
+            self.post_message(self.ImagePasted(str(path)))
+        # Otherwise Textual goes on to TextArea's own _on_paste, which inserts the text.
+
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
         handled = True
@@ -69,6 +91,8 @@ class PromptInput(TextArea):
             self.action_newline()
         elif key in PAGE_KEYS:
             self.post_message(self.ScrollRequested(PAGE_KEYS[key]))
+        elif key == "backspace" and not self.text:
+            self.post_message(self.ImageRemoved())
         elif key == "up" and self.cursor_location[0] == 0 and self.prompt_history:
             self._recall(-1)
         elif key == "down" and self._history_index is not None and self._on_last_line():
