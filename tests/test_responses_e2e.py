@@ -79,6 +79,10 @@ def test_tool_loop_with_reasoning_carried_back(ws: Path, fake_llm: FakeLLM, tran
         "cache_read_tokens": 400,
         "cache_write_tokens": 0,
         "reasoning_tokens": 32,
+        # The last request's prompt against the model's known window (gpt-5 class: 400k).
+        "context_tokens": 700,
+        "context_window": 400_000,
+        "context_percent": 0,
     }
     paths = [r["path"] for r in fake_llm.received]
     assert paths == ["/v1/responses", "/v1/responses"]
