@@ -194,6 +194,16 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        # Deleting old sessions is the user's call: a cloned repository must not shorten it.
+        "sessions": {
+            WORKSPACE: NEVER,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "keep": {"type": "integer", "minimum": 1},
+                "keep_days": {"type": "number", "minimum": 0},
+            },
+        },
         "ui": {
             WORKSPACE: ANY,
             "type": "object",

@@ -91,6 +91,9 @@ class Message:
         return cls(role=data["role"], content=blocks)
 
 
+SUMMARY_HEADER = "Summary of the earlier conversation:"
+
+
 def user_text(text: str) -> Message:
     return Message("user", [TextBlock(text)])
 
@@ -135,6 +138,19 @@ class Conversation:
 
     def clear(self) -> None:
         self.messages.clear()
+
+    def truncate(self, n: int) -> None:
+        """Keep ``messages[:n]`` (restoring a rewound conversation; a session's ``rewind`` line)."""
+        del self.messages[n:]
+
+    def compact(self, upto: int, summary: str) -> None:
+        """Replace ``messages[:upto]`` with one user message holding ``summary``.
+
+        ``upto`` must fall on a user-turn boundary so no tool_use loses its result. (Helper C
+        owns the full version of this method; this is the minimal one the session loader needs.)
+        """
+        text = f"{SUMMARY_HEADER}\n\n{summary}"
+        self.messages[:upto] = [Message("user", [TextBlock(text)])]
 
     def to_json(self) -> list[dict[str, Any]]:
         return [m.to_dict() for m in self.messages]

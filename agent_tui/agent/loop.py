@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +48,7 @@ from agent_tui.tools.registry import ToolRegistry
 if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
     from agent_tui.agent.turn import TurnPlan
+    from agent_tui.sessions.writer import SessionRecorder
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +93,8 @@ class Agent:
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
         self.interactive = True
+        # Saves the session as it happens (the CLI attaches one; tests may leave it None).
+        self.recorder: SessionRecorder | None = None
 
     def start(self) -> None:
         """Start background services (MCP servers); call inside the running event loop."""
@@ -146,7 +149,21 @@ class Agent:
 
         Cancel the task that iterates this generator to cancel the turn: the conversation is
         left valid (a partial answer is kept, unanswered tool calls get a "cancelled" result).
+        Each event, and the messages the conversation gained before it, reach the session file
+        before the consumer sees the event; what the turn's end changes is written last.
         """
+        turn = self._turn(text)
+        try:
+            async for event in turn:
+                if self.recorder is not None:
+                    self.recorder.record(event, self.conversation)
+                yield event
+        finally:
+            await turn.aclose()
+            if self.recorder is not None:
+                self.recorder.sync(self.conversation)
+
+    async def _turn(self, text: str) -> AsyncGenerator[ev.Event, None]:
         from agent_tui.agent.turn import plan_turn
 
         state = _TurnState(round_limit=self.max_rounds)
