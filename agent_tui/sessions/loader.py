@@ -38,7 +38,21 @@ class RewindEntry:
     to: int
 
 
+@dataclass(frozen=True)
+class RawEvent:
+    """An event line not decoded yet (most are never needed: only the turns drawn are)."""
+
+    position: int
+    raw: bytes
+
+    @property
+    def starts_turn(self) -> bool:
+        return _TURN_STARTED in self.raw
+
+
 Entry = MessageEntry | RewindEntry | ev.Event
+_EVENT_LINE = b'{"type":"event"'  # how writer.py starts an event line
+_TURN_STARTED = b'"event":"turn_started"'
 
 
 @dataclass
@@ -48,18 +62,56 @@ class LoadedSession:
     Attributes:
         header: the first line (id, workspace, model, started, title).
         conversation: the conversation as the next request would be built from it.
-        entries: messages, rewinds and events in file order (for drawing the transcript).
+        entries: messages, rewinds and (undecoded) events in file order.
         skipped: lines that could not be read (a torn last line counts here).
     """
 
     header: dict[str, Any]
     conversation: Conversation
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[MessageEntry | RewindEntry | RawEvent] = field(default_factory=list)
     skipped: int = 0
+    _calls: _CallBlocks = field(default_factory=lambda: _CallBlocks())
 
     @property
     def id(self) -> str:
         return str(self.header.get("id", ""))
+
+    def turn_slices(self) -> list[tuple[int, int]]:
+        """``(start, end)`` in ``entries`` of each turn since the conversation was last cleared."""
+        entries = self.entries
+        begin = 0
+        for n, entry in enumerate(entries):
+            if isinstance(entry, RewindEntry) and entry.to == 0:
+                begin = n + 1
+        starts = [
+            n
+            for n in range(begin, len(entries))
+            if isinstance(entries[n], RawEvent) and entries[n].starts_turn  # type: ignore[union-attr]
+        ]
+        bounds = [*starts, len(entries)]
+        return [(bounds[i], bounds[i + 1]) for i in range(len(starts))]
+
+    def drawable(self, start: int = 0, end: int | None = None) -> list[Entry]:
+        """``entries[start:end]`` with their events decoded.
+
+        Decoding is the slow part of loading, so a long session decodes only what is drawn.
+        """
+        entries = self.entries[start:end]
+        classes = _event_classes()
+        out: list[Entry] = []
+        for entry in entries:
+            if not isinstance(entry, RawEvent):
+                out.append(entry)
+                continue
+            try:
+                line = json.loads(entry.raw)
+                event = decode_event(self._calls.restore(entry.position, line), classes)
+            except (ValueError, KeyError, TypeError) as exc:
+                logger.warning("session %s line %d skipped: %s", self.id, entry.position, exc)
+                continue
+            if event is not None:
+                out.append(event)
+        return out
 
 
 class SessionFileError(ValueError):
@@ -67,7 +119,7 @@ class SessionFileError(ValueError):
 
 
 def load(path: Path) -> LoadedSession:
-    """Read a session file.
+    """Read a session file: the conversation now, the events kept undecoded for ``drawable``.
 
     Raises:
         OSError: it cannot be read.
@@ -84,9 +136,11 @@ def load(path: Path) -> LoadedSession:
     for number, raw in enumerate(lines[1:], start=2):
         if not raw.strip():
             continue
+        if raw.startswith(_EVENT_LINE):
+            loaded.entries.append(RawEvent(number, raw))
+            continue
         try:
-            line = json.loads(raw)
-            _apply(loaded, line)
+            _apply(loaded, json.loads(raw), loaded._calls, number)
         except (ValueError, KeyError, TypeError) as exc:
             loaded.skipped += 1
             if number < len(lines) - 1 or raw.endswith(b"}"):  # not just a torn last line
@@ -94,11 +148,12 @@ def load(path: Path) -> LoadedSession:
     return loaded
 
 
-def _apply(loaded: LoadedSession, line: dict[str, Any]) -> None:
+def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, position: int) -> None:
     conversation = loaded.conversation
     kind = line["type"]
     if kind == "message":
         message = Message.from_dict(line["message"])
+        calls.add(position, message)
         loaded.entries.append(MessageEntry(len(conversation.messages), message))
         conversation.append(message)
     elif kind == "rewind":
@@ -107,40 +162,43 @@ def _apply(loaded: LoadedSession, line: dict[str, Any]) -> None:
         loaded.entries.append(RewindEntry(to))
     elif kind == "compaction":
         conversation.compact(int(line["upto"]), str(line["summary"]))
-    elif kind == "event":
-        event = decode_event(_restore_call_fields(line, conversation))
-        if event is not None:
-            loaded.entries.append(event)
     # other types: written by a newer version; skipped
 
 
-def _restore_call_fields(line: dict[str, Any], conversation: Conversation) -> dict[str, Any]:
-    """Put back what the writer left out because a message holds it: a call's input, a result's
-    content (see ``writer.event_line``). Looked for from the end: the call is a recent one."""
-    kind = line.get("event")
-    if kind not in (ev.ToolCallStarted.type, ev.ToolCallFinished.type):
-        return line
-    call_id = line.get("call_id")
-    for message in reversed(conversation.messages):
+@dataclass
+class _CallBlocks:
+    """Where each call's input and result content appear in the file (by line position)."""
+
+    inputs: dict[str, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
+    results: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+    def add(self, position: int, message: Message) -> None:
         for block in message.content:
-            if isinstance(block, ToolUseBlock) and block.id == call_id and "input" not in line:
-                return {**line, "input": block.input}
-            if (
-                isinstance(block, ToolResultBlock)
-                and block.tool_use_id == call_id
-                and isinstance(line.get("result"), dict)
-                and "content" not in line["result"]
-            ):
-                return {**line, "result": {**line["result"], "content": block.content}}
-    if kind == ev.ToolCallStarted.type:
-        return {"input": {}, **line}
-    if isinstance(line.get("result"), dict):  # its result never reached the conversation
-        return {**line, "result": {"content": "", **line["result"]}}
-    return line
+            if isinstance(block, ToolUseBlock):
+                self.inputs.setdefault(block.id, []).append((position, block.input))
+            elif isinstance(block, ToolResultBlock):
+                self.results.setdefault(block.tool_use_id, []).append((position, block.content))
+
+    def restore(self, position: int, line: dict[str, Any]) -> dict[str, Any]:
+        """Put back what the writer left out because a message holds it: a call's input (the
+        last tool_use before the event) and a result's content (the first tool_result after it:
+        results join the conversation when the round's calls are done). Ids may repeat."""
+        call_id = str(line.get("call_id"))
+        kind = line.get("event")
+        if kind == ev.ToolCallStarted.type and "input" not in line:
+            before = [v for p, v in self.inputs.get(call_id, []) if p < position]
+            return {**line, "input": before[-1] if before else {}}
+        result = line.get("result")
+        if kind == ev.ToolCallFinished.type and isinstance(result, dict):
+            if "content" not in result:
+                after = [v for p, v in self.results.get(call_id, []) if p > position]
+                return {**line, "result": {**result, "content": after[0] if after else ""}}
+        return line
 
 
-@cache
 def _event_classes() -> dict[str, type[ev.Event]]:
+    """Every event type by its name (walked each load: a few dozen classes, and a type added
+    later, by a plugin or a test, is found)."""
     found: dict[str, type[ev.Event]] = {}
     pending: list[type[ev.Event]] = [ev.Event]
     while pending:
@@ -151,12 +209,14 @@ def _event_classes() -> dict[str, type[ev.Event]]:
     return found
 
 
-def decode_event(line: dict[str, Any]) -> ev.Event | None:
+def decode_event(
+    line: dict[str, Any], classes: dict[str, type[ev.Event]] | None = None
+) -> ev.Event | None:
     """The event of an ``event`` line, or None for a type this version does not know.
 
     Events that carry a question (a future) are not rebuilt: there is nobody to answer them.
     """
-    cls = _event_classes().get(str(line.get("event")))
+    cls = (classes if classes is not None else _event_classes()).get(str(line.get("event")))
     if cls is None or any(f.default_factory is asyncio.Future for f in dataclasses.fields(cls)):
         return None
     value = _decode(cls, {k: v for k, v in line.items() if k not in ("type", "event")})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from agent_tui import events as ev
 from agent_tui.conversation import TextBlock, ThinkingBlock
-from agent_tui.sessions.loader import LoadedSession, MessageEntry, RewindEntry
+from agent_tui.sessions.loader import Entry, MessageEntry, RewindEntry
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,11 @@ class Cleared:
 Drawn = ev.Event | Cleared
 
 
-def replay_events(loaded: LoadedSession) -> Iterator[Drawn]:
-    """The session's drawing events in order (see the module docstring)."""
+def replay_events(entries: list[Entry]) -> Iterator[Drawn]:
+    """The drawing events of ``LoadedSession.drawable()``'s entries, in order."""
     in_turn = False
     drawn_upto = 0  # messages before this index were drawn (a rewritten tail is not drawn twice)
-    for entry in loaded.entries:
+    for entry in entries:
         if isinstance(entry, RewindEntry):
             if entry.to == 0:
                 drawn_upto = 0
@@ -49,8 +49,3 @@ def replay_events(loaded: LoadedSession) -> Iterator[Drawn]:
             elif isinstance(entry, ev.TurnFinished):
                 in_turn = False
             yield entry
-
-
-def turn_starts(drawn: list[Drawn]) -> list[int]:
-    """Indexes of the ``TurnStarted`` events in ``drawn`` (to draw only the last turns)."""
-    return [n for n, item in enumerate(drawn) if isinstance(item, ev.TurnStarted)]

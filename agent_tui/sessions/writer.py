@@ -28,6 +28,9 @@ from agent_tui.text_safety import escape_json, one_line
 logger = logging.getLogger(__name__)
 
 VERSION = 1
+# ``events.ConversationCompacted`` (compaction's own event): its ``replaced`` messages became one
+# summary message; known by its type or class name, so this module needs nothing else of it.
+COMPACTED = "conversation_compacted"
 TITLE_CHARS = 80
 # Events not written: the deltas repeat what the messages hold (the answer, the tool input as it
 # streams, a terminal's output that its result holds), and a question's event is followed by its
@@ -168,8 +171,7 @@ class SessionRecorder:
         """Write the conversation's new messages, then ``event`` (when its type is written)."""
         if isinstance(event, ev.TurnStarted):
             self.writer.set_title(event.text)
-        compacted = getattr(ev, "ConversationCompacted", None)
-        if compacted is not None and isinstance(event, compacted):
+        if event.type == COMPACTED or type(event).__name__ == "ConversationCompacted":
             self._compacted(conversation, int(getattr(event, "replaced", -1)), event)
         else:
             self.sync(conversation)

@@ -1,59 +1,77 @@
 """Sessions in the app: draw a resumed transcript, the picker, the other-folder question (§2).
 
 A resumed transcript is drawn by feeding the saved events to the same ``TurnView`` a live turn
-uses, so cards, diffs, denials and notices look as they did. Only the last ``DRAWN_TURNS`` turns
-are drawn (first paint stays fast for a long session); the conversation holds them all.
+uses, so cards, diffs, denials and notices look as they did. The last ``DRAWN_TURNS`` turns are
+drawn at once; earlier ones only when shown (first paint stays fast for a long session).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
 from agent_tui.plural import plural
 from agent_tui.sessions import resume as sessions
-from agent_tui.sessions.loader import LoadedSession, SessionFileError
-from agent_tui.sessions.replay import Cleared, replay_events, turn_starts
+from agent_tui.sessions.loader import Entry, LoadedSession, SessionFileError
+from agent_tui.sessions.replay import Cleared, replay_events
 from agent_tui.sessions.store import SessionInfo
 from agent_tui.text_safety import one_line
 from agent_tui.ui.widgets.notes import Note, UserMessage
 
 if TYPE_CHECKING:
     from agent_tui.ui.app import AgentApp
+    from agent_tui.ui.render import EntrySink
+    from agent_tui.ui.widgets.status_bar import StatusBar
 
-DRAWN_TURNS = 40
+DRAWN_TURNS = 6  # drawn before the first paint; earlier ones when the user asks
 
 
 async def draw(app: AgentApp, loaded: LoadedSession) -> None:
-    """Draw ``loaded``'s transcript (its last DRAWN_TURNS turns) and say what was resumed."""
+    """Draw ``loaded``'s last DRAWN_TURNS turns; earlier ones wait behind the transcript's
+    "click to show" bar, drawn when shown. Then say what was resumed."""
+    from agent_tui.ui.widgets.replayed_turn import ReplayedTurn
+
+    turns = loaded.turn_slices()
+    earlier, shown = turns[:-DRAWN_TURNS], turns[-DRAWN_TURNS:]
+    transcript = app.transcript
+    transcript.add_hidden([partial(ReplayedTurn, loaded, start, end) for start, end in earlier])
+    if shown:
+        await draw_entries(transcript, app.status, loaded.drawable(shown[0][0]))
+    title = one_line(str(loaded.header.get("title", ""))) or loaded.id
+    count = plural(len(loaded.conversation.messages), "message")
+    await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+
+
+async def draw_entries(sink: EntrySink, status: StatusBar | None, entries: list[Entry]) -> None:
+    """Feed a session's entries to ``TurnView``, as the live turns were drawn."""
     from agent_tui.ui.render import TurnView
 
-    drawn = list(replay_events(loaded))
-    starts = turn_starts(drawn)
-    skipped = max(len(starts) - DRAWN_TURNS, 0)
-    if skipped:
-        drawn = drawn[starts[skipped] :]
-        text = f"{plural(skipped, 'earlier turn')} not drawn (the conversation holds them)."
-        await app.transcript.add(Note(text))
     view: TurnView | None = None
-    for item in drawn:
+    text, thinking = "", ""  # an answer's blocks, drawn as one when the next thing comes
+    for item in replay_events(entries):
+        if isinstance(item, ev.TextDelta | ev.ThinkingDelta):
+            if isinstance(item, ev.TextDelta):
+                text += item.text
+            else:
+                thinking += item.text
+            continue
+        if view is not None and (text or thinking):
+            await view.whole_answer(text, thinking)
+        text, thinking = "", ""
         if isinstance(item, Cleared):
-            view = None
-            await app.transcript.clear()
+            view = None  # only in the drawn tail after the last clear: nothing before it shows
         elif isinstance(item, ev.TurnStarted):
             if view is not None:
                 await view.end_answer()
-            await app.transcript.add(UserMessage(item.text))
-            view = TurnView(app.transcript, app.status, item.text)
+            await sink.add(UserMessage(item.text))
+            view = TurnView(sink, status, item.text)
         else:
             if view is None:
-                view = TurnView(app.transcript, app.status, "")
+                view = TurnView(sink, status, "")
             await view.handle(item)
     if view is not None:
-        await view.end_answer()
-    title = one_line(str(loaded.header.get("title", ""))) or loaded.id
-    count = plural(len(loaded.conversation.messages), "message")
-    await app.transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+        await view.whole_answer(text, thinking)
 
 
 async def start(app: AgentApp, begin: sessions.SessionStart) -> None:

@@ -106,7 +106,9 @@ def test_resume_by_id_appends_to_that_session(ws: Path, fake_llm: FakeLLM) -> No
     first = result_of(run(ws, fake_llm, "-p", "first topic", "--output-format", "json"))
     run(ws, fake_llm, "-p", "second topic", "--output-format", "json")
     assert len(session_files(ws)) == 2
-    third = run(ws, fake_llm, "-p", "back", "--resume", first["session_id"], "--output-format", "json")
+    third = run(
+        ws, fake_llm, "-p", "back", "--resume", first["session_id"], "--output-format", "json"
+    )
     assert third.returncode == 0, third.stderr
     assert result_of(third)["session_id"] == first["session_id"]
     sent = request_texts(fake_llm.requests[-1])
