@@ -30,8 +30,11 @@ _MESSAGE_LINE = b'{"type":"message"'  # how writer.py starts a message line
 
 
 def workspace_key(workspace: Path) -> str:
-    """The folder name for a workspace: a hash of its real path (as prompt history uses)."""
-    return hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()[:16]
+    """The folder name for a workspace: a hash of the key its grants and trust use (its real
+    path), so a folder reached through a symlink or ``..`` has one history."""
+    from agent_tui.approvals.grants import workspace_key as grants_key
+
+    return hashlib.sha256(grants_key(workspace).encode()).hexdigest()[:16]
 
 
 def new_session_id() -> str:

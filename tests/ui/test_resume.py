@@ -186,3 +186,44 @@ async def test_a_long_session_draws_its_last_turns_and_earlier_ones_on_demand(
         cards = list(app.query(ToolCard))
         assert len(cards) == turns and all(c.state.status == "done" for c in cards)
         assert "answer 0" in [a.text for a in app.query(AssistantMessage)]
+
+
+async def test_a_denied_call_and_a_notice_are_drawn_again_on_resume(make_agent: MakeAgent) -> None:
+    first = make_agent(
+        [
+            {"tool_calls": [_note_call("c1", "never-written")]},
+            {"text": ""},  # an empty answer: the agent says so in a notice
+        ]
+    )
+    app = AgentApp(first.agent, session=attach_app(first.agent, cont=False, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "write it")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("n")
+        await pilot.press("enter")  # no reason
+        await wait_idle(pilot)
+        live = [str(n.render()) for n in app.query(Note)]
+    assert any("empty answer" in text for text in live)
+
+    second = make_agent([])
+    app = AgentApp(second.agent, session=attach_app(second.agent, cont=True, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        [card] = list(app.query(ToolCard))
+        assert card.state.status == "denied"
+        assert card.state.message.startswith("Not run")
+        notes = [str(n.render()) for n in app.query(Note)]
+        assert any("empty answer" in text for text in notes)
+
+
+async def test_resume_without_an_id_opens_the_picker_at_start(make_agent: MakeAgent) -> None:
+    saved = await _run_session(make_agent, "the only topic", "noted")
+    h = make_agent([])
+    start = attach_app(h.agent, cont=False, resume_id="")
+    assert start.pick
+    app = AgentApp(h.agent, session=start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_screen(pilot, "SessionPickerScreen")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: h.agent.conversation.messages, "the session to load")
+        assert h.agent.recorder is not None and h.agent.recorder.session_id == saved
