@@ -227,3 +227,17 @@ async def test_resume_without_an_id_opens_the_picker_at_start(make_agent: MakeAg
         await pilot.press("enter")
         await wait_until(pilot, lambda: h.agent.conversation.messages, "the session to load")
         assert h.agent.recorder is not None and h.agent.recorder.session_id == saved
+
+
+async def test_a_title_is_shown_as_typed_never_as_markup_or_control_codes(
+    make_agent: MakeAgent,
+) -> None:
+    title = "[bold red]loud[/] \x1b[2Jwiped [link=http://x]y[/link]"
+    await _run_session(make_agent, title, "ok")
+    h = make_agent([])
+    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=""))
+    async with app.run_test(size=(120, 32)) as pilot:
+        await wait_screen(pilot, "SessionPickerScreen")
+        label = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert "[bold red]loud[/]" in label and "[link=http://x]" in label
+        assert "\x1b" not in label and "␛[2J" in label

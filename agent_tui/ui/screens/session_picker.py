@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -48,7 +49,8 @@ class SessionPickerScreen(ModalScreen[str | None]):
     def _options(self, query: str) -> list[Option]:
         words = query.lower().split()
         return [
-            Option(session_label(info, self.now), id=info.id)
+            # Text, not a str: a title is the user's (or a pasted) prompt, never markup.
+            Option(Text(session_label(info, self.now)), id=info.id)
             for info in self.sessions
             if all(w in f"{info.title} {info.id}".lower() for w in words)
         ]
