@@ -163,6 +163,16 @@ class Agent:
             if self.recorder is not None:
                 self.recorder.sync(self.conversation)
 
+    def record(self, event: ev.Event | None = None) -> None:
+        """Save what changed outside a turn (an app command changed the conversation), and
+        ``event`` when given: the session file stays in step with what the next request holds."""
+        if self.recorder is None:
+            return
+        if event is not None:
+            self.recorder.record(event, self.conversation)
+        else:
+            self.recorder.sync(self.conversation)
+
     async def _turn(self, text: str) -> AsyncGenerator[ev.Event, None]:
         from agent_tui.agent.turn import plan_turn
 

@@ -260,6 +260,7 @@ class AgentApp(App[int]):
         while True:
             try:
                 result = await command.handler(UiCommandContext(self.agent), args)
+                self.agent.record()  # a command may have changed the conversation: save it now
                 break
             except AgentError as exc:
                 extra = await self._ask_missing_arguments(exc)
@@ -423,6 +424,7 @@ class AgentApp(App[int]):
             from agent_tui.ui.screens.approvals import ApprovalsScreen
 
             self.push_screen(ApprovalsScreen(self.agent.deps.approvals.grants))
+        self.agent.record()  # /clear, /undo-clear...: the session file follows at once
 
     def action_tools(self) -> None:
         from agent_tui.ui.screens.tool_picker import ToolPickerScreen

@@ -241,3 +241,29 @@ async def test_a_title_is_shown_as_typed_never_as_markup_or_control_codes(
         label = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
         assert "[bold red]loud[/]" in label and "[link=http://x]" in label
         assert "\x1b" not in label and "␛[2J" in label
+
+
+async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: MakeAgent) -> None:
+    import json
+
+    h = make_agent([{"text": "before"}, {"text": "after"}])
+    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "old topic")
+        await wait_idle(pilot)
+        await send(pilot, "/clear")
+        await wait_screen(pilot, "ConfirmClearScreen")
+        await pilot.press("y")
+        await wait_idle(pilot)
+        assert h.agent.recorder is not None
+        path = h.agent.recorder.writer.path
+        last = json.loads(path.read_text().splitlines()[-1])
+        assert last == {"type": "rewind", "to": 0}  # saved before any further turn
+        await send(pilot, "new topic")
+        await wait_idle(pilot)
+    again = make_agent([])
+    app = AgentApp(again.agent, session=attach_app(again.agent, cont=True, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert [m.text for m in again.agent.conversation.messages] == ["new topic", "after"]
+        assert [u.text for u in app.query(UserMessage)] == ["new topic"]
