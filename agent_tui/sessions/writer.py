@@ -60,10 +60,10 @@ def event_line(event: ev.Event) -> dict[str, Any] | None:
     added later is recorded without a change here. What a message already holds is not repeated:
     a call's input and its result's content are restored from the tool_use / tool_result blocks.
     """
+    if event.type in SKIPPED_EVENTS:  # checked first: deltas come by the thousand
+        return None
     body = event.to_json()
     kind = body.pop("type")
-    if kind in SKIPPED_EVENTS:
-        return None
     if isinstance(event, ev.ToolCallStarted):
         body.pop("input", None)
         if event.prepared is not None:
