@@ -97,6 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="apply this workspace's trust-gated .agentrc settings for this run",
     )
+    add(
+        "-c",
+        "--continue",
+        dest="continue_session",
+        action="store_true",
+        help="continue the latest session of this workspace",
+    )
+    add(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="ID",
+        help="resume session ID (without ID: pick one in the app)",
+    )
     add("-C", "--workspace", type=Path, default=None, help="workspace folder (default: cwd)")
     add(
         "--reset-tool-confirmations",
@@ -261,10 +275,15 @@ def _run(args: argparse.Namespace) -> int:
     agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
     if headless:
         from agent_tui.headless import HeadlessOptions, run_headless
+        from agent_tui.sessions.resume import attach_headless
+
+        attach_headless(agent, cont=args.continue_session, resume_id=args.resume)
 
         stdin_text = _piped_stdin()
         opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text, images)
         return run_headless(agent, args.prompt, opts)
+    from agent_tui.sessions.resume import attach_app
     from agent_tui.ui.app import run_tui
 
-    return run_tui(agent, banner=banner)
+    start = attach_app(agent, cont=args.continue_session, resume_id=args.resume)
+    return run_tui(agent, banner=banner, session=start)

@@ -247,6 +247,16 @@ SCHEMA: dict[str, Any] = {
                 "max_file_mb": {"type": "number", "minimum": 0},
             },
         },
+        # Deleting old sessions is the user's call: a cloned repository must not shorten it.
+        "sessions": {
+            WORKSPACE: NEVER,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "keep": {"type": "integer", "minimum": 1},
+                "keep_days": {"type": "number", "minimum": 0},
+            },
+        },
         "ui": {
             WORKSPACE: ANY,
             "type": "object",

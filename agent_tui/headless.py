@@ -22,7 +22,6 @@ from typing import IO, Any
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.loop import Agent
-from agent_tui.agent.sessions import new_session_id, save_session
 from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.compaction.run import compaction_note
 from agent_tui.config import endpoint_notice
@@ -216,7 +215,9 @@ async def run_turn(
 ) -> int:
     printer = _Printer(opts.output_format, out, err)
     summary = _Summary()
-    session_id = new_session_id()
+    # The session is written as the turn runs (the Agent's recorder); json gives its id so a
+    # script can chain runs with --resume ID.
+    session_id = agent.recorder.session_id if agent.recorder is not None else ""
     async for event in agent.run(compose_prompt(prompt, opts.stdin_text), opts.images):
         if isinstance(event, ev.ApprovalRequested):
             printer.event(event)
@@ -228,8 +229,6 @@ async def run_turn(
             continue
         printer.event(event)
         _collect(summary, event)
-    if agent.conversation.messages:
-        save_session(session_id, agent.deps.workspace, agent.model.name, agent.conversation)
     if opts.output_format in ("json", "stream-json"):
         result = {
             "type": "result",

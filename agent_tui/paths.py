@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -39,3 +40,11 @@ def user_config_path() -> Path:
 
 def user_prompts_dir() -> Path:
     return Path.home() / ".agent" / "prompts"
+
+
+def workspace_dir_name(workspace: Path) -> str:
+    """The folder name of a workspace's own state (sessions, checkpoints, prompt history): a hash
+    of its real path, the key its grants and trust use, so a folder reached through a symlink or
+    ``..`` has one history. (A path cannot be a folder name; surrogates keep odd bytes hashable.)"""
+    real = os.path.realpath(workspace)
+    return hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]

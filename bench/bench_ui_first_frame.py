@@ -22,7 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def launch_once(workspace: Path, state: Path, home: Path) -> tuple[float, float, bytes]:
+def launch_once(
+    workspace: Path, state: Path, home: Path, args: tuple[str, ...] = ()
+) -> tuple[float, float, bytes]:
     master, slave = pty.openpty()
     env = {
         key: value
@@ -41,7 +43,7 @@ def launch_once(workspace: Path, state: Path, home: Path) -> tuple[float, float,
     spawned = time.time()
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agent_tui"],
+        [sys.executable, "-m", "agent_tui", *args],
         cwd=workspace,
         stdin=slave,
         stdout=slave,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,6 +52,7 @@ from agent_tui.tools.registry import ToolRegistry
 if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
     from agent_tui.agent.turn import TurnPlan
+    from agent_tui.sessions.writer import SessionRecorder
 
 logger = logging.getLogger(__name__)
 
@@ -102,6 +103,8 @@ class Agent:
         # Called with events that happen outside a turn (/undo and /rewind in the app).
         self.listeners: list[Callable[[ev.Event], None]] = []
         self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
+        # Saves the session as it happens (the CLI attaches one; tests may leave it None).
+        self.recorder: SessionRecorder | None = None
 
     def start(self) -> None:
         """Start background services (MCP servers, asking the server its context window);
@@ -174,7 +177,33 @@ class Agent:
 
         Cancel the task that iterates this generator to cancel the turn: the conversation is
         left valid (a partial answer is kept, unanswered tool calls get a "cancelled" result).
+        Each event, and the messages the conversation gained before it, reach the session file
+        before the consumer sees the event; what the turn's end changes is written last.
         """
+        turn = self._turn(text, images)
+        try:
+            async for event in turn:
+                if self.recorder is not None:
+                    self.recorder.record(event, self.conversation)
+                yield event
+        finally:
+            await turn.aclose()
+            if self.recorder is not None:
+                self.recorder.sync(self.conversation)
+
+    def record(self, event: ev.Event | None = None) -> None:
+        """Save what changed outside a turn (an app command changed the conversation), and
+        ``event`` when given: the session file stays in step with what the next request holds."""
+        if self.recorder is None:
+            return
+        if event is not None:
+            self.recorder.record(event, self.conversation)
+        else:
+            self.recorder.sync(self.conversation)
+
+    async def _turn(
+        self, text: str, images: Sequence[ImageBlock]
+    ) -> AsyncGenerator[ev.Event, None]:
         from agent_tui.agent.turn import plan_turn
 
         state = _TurnState(round_limit=self.max_rounds)

@@ -120,6 +120,12 @@ class Checkpoints:
         self.run_id = new_run_id()
         self.prompts.clear()
 
+    def attach_run(self, run_id: str) -> None:
+        """File this conversation's turns under ``run_id`` (its session): after ``--continue``,
+        ``/undo`` and ``/rewind`` still find the turns of the earlier runs."""
+        self.run_id = run_id
+        self.prompts = {record.turn: record.prompt for record in self.records()}
+
     def records(self) -> list[TurnRecord]:
         """This conversation's records, oldest first."""
         return list_records(self.folder, self.run_id)

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_tui.paths import workspace_dir_name
 from agent_tui.state_files import FILE_MODE, private_dir, write_private
 
 logger = logging.getLogger(__name__)
@@ -37,14 +38,8 @@ UNKNOWN = "unknown"  # its earlier content could not be captured (see ``note``)
 
 
 def workspace_key(workspace: Path) -> str:
-    """A folder name for a workspace: a hash of its real path.
-
-    Approvals and trust key a workspace by ``os.path.realpath`` (approvals/grants.py
-    ``workspace_key``); a path cannot be a folder name, so it is hashed here, like the prompt
-    history does. The lead may unify this with the sessions package's key.
-    """
-    real = os.path.realpath(workspace)
-    return hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    """The folder name for a workspace's checkpoints (paths.workspace_dir_name)."""
+    return workspace_dir_name(workspace)
 
 
 def file_state(path: Path) -> str:

@@ -107,6 +107,12 @@ BUILTIN_COMMANDS = (
         _action("open_tool_picker"),
         interactive_only=True,
     ),
+    SlashCommand(
+        "resume",
+        "Resume a saved session of this folder (a searchable list)",
+        _action("resume"),
+        interactive_only=True,
+    ),
     SlashCommand("exit", "Quit agent-tui", _action("exit"), interactive_only=True),
 )
 

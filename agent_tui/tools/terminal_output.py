@@ -20,6 +20,8 @@ HEAD_CHARS = 4 * 1024
 TAIL_CHARS = 6 * 1024
 KEEP_LOGS = 100  # older terminal logs are pruned when a new one is opened
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a chatty server must not fill the disk
+# All terminal logs together (100 full logs would be 6.4 GB): the oldest go first.
+MAX_TOTAL_LOG_BYTES = 512 * 1024 * 1024
 
 # CSI / OSC escape sequences (colours, cursor moves, titles): noise to the model, kept in the log.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
@@ -40,14 +42,32 @@ def open_log(label: str) -> tuple[Path, BinaryIO]:
         The log's path and the file opened for binary writing.
     """
     folder = private_dir(state_dir() / "logs")
-    logs = sorted(folder.glob("terminal-*.log"), key=lambda p: p.stat().st_mtime)
-    for old in logs[: max(0, len(logs) - KEEP_LOGS + 1)]:
-        old.unlink(missing_ok=True)
+    prune_logs(folder)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"terminal-{stamp}-{label}-{next(_log_counter)}.log"
     return path, open(
         private_fd(path, append=False), "wb"
     )  # 0600: command output holds the user's code
+
+
+def prune_logs(folder: Path) -> None:
+    """Make room for one more log: at most KEEP_LOGS files and MAX_TOTAL_LOG_BYTES in all,
+    counting the new one at its largest (MAX_LOG_BYTES)."""
+    stats = []
+    for path in folder.glob("terminal-*.log"):
+        try:
+            stats.append((path.stat(), path))
+        except OSError:
+            continue  # deleted meanwhile
+    stats.sort(key=lambda sp: sp[0].st_mtime)
+    total = sum(st.st_size for st, _ in stats)
+    count = len(stats)
+    for st, path in stats:
+        if count < KEEP_LOGS and total + MAX_LOG_BYTES <= MAX_TOTAL_LOG_BYTES:
+            break
+        path.unlink(missing_ok=True)
+        count -= 1
+        total -= st.st_size
 
 
 class OutputCapture:

@@ -26,8 +26,9 @@ from textual.worker import Worker
 from agent_tui import events as ev
 from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
+from agent_tui.sessions.resume import SessionStart
 from agent_tui.text_safety import one_line
-from agent_tui.ui import tool_prefs
+from agent_tui.ui import resume_flow, tool_prefs
 from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
@@ -93,9 +94,11 @@ class AgentApp(App[int]):
         banner: str | None = None,
         workspace_label: str | None = None,
         max_mounted: int | None = None,
+        session: SessionStart | None = None,
     ) -> None:
         super().__init__()
         self.agent = agent
+        self.session_start = session or SessionStart()  # --continue / --resume (resume_flow)
         self.banner = banner
         self.workspace: Path = Path(agent.deps.workspace)
         self.workspace_label = workspace_label or short_path(self.workspace)
@@ -146,6 +149,7 @@ class AgentApp(App[int]):
             await self.transcript.add(Note(self.banner, "warning"))
         for notice in self._startup_notices():
             await self.transcript.add(Note(notice, "warning"))
+        await resume_flow.start(self, self.session_start)
         self.install_mcp_hooks()
         if self.agent.deps.mcp is not None:
             from agent_tui.ui.mcp_status import watch_mcp
@@ -154,6 +158,8 @@ class AgentApp(App[int]):
         self.agent.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
         self._check_trust()
+        if self.session_start.pick or self.session_start.other is not None:
+            self.run_worker(resume_flow.ask_first(self, self.session_start), group="sessions")
         if self.first_frame_file:
             self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
             return
@@ -265,6 +271,7 @@ class AgentApp(App[int]):
         while True:
             try:
                 result = await command.handler(UiCommandContext(self.agent), args)
+                self.agent.record()  # a command may have changed the conversation: save it now
                 break
             except AgentError as exc:
                 extra = await self._ask_missing_arguments(exc)
@@ -423,6 +430,8 @@ class AgentApp(App[int]):
             await self.rewind_flow.rewind()
         elif action == "exit":
             self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
+        elif action == "resume":
+            await resume_flow.pick(self)
         elif action == "open_tool_picker":
             self.action_tools()
         elif action == "help":
@@ -435,6 +444,7 @@ class AgentApp(App[int]):
             from agent_tui.ui.screens.approvals import ApprovalsScreen
 
             self.push_screen(ApprovalsScreen(self.agent.deps.approvals.grants))
+        self.agent.record()  # /clear, /undo-clear...: the session file follows at once
 
     def action_tools(self) -> None:
         from agent_tui.ui.screens.tool_picker import ToolPickerScreen
@@ -503,16 +513,17 @@ class AgentApp(App[int]):
             logger.exception("shutting the agent down failed")
 
 
-def run_tui(agent: Any, *, banner: str | None = None) -> int:
+def run_tui(agent: Any, *, banner: str | None = None, session: SessionStart | None = None) -> int:
     """Run the app until the user quits.
 
     Args:
         agent: a ready ``Agent`` (built by the CLI).
         banner: a note shown at the top, e.g. the demo-model banner.
+        session: the session to resume or pick first (``--continue``, ``--resume``).
 
     Returns:
         The process exit code.
     """
-    app = AgentApp(agent, banner=banner)
+    app = AgentApp(agent, banner=banner, session=session)
     result = app.run()
     return result if isinstance(result, int) else 0

@@ -6,12 +6,11 @@ is atomic enough for two app instances, and the file is trimmed to the newest MA
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from pathlib import Path
 
-from agent_tui.paths import state_dir
+from agent_tui.paths import state_dir, workspace_dir_name
 from agent_tui.state_files import move_aside, private_fd, write_private
 
 MAX_ENTRIES = 500
@@ -19,7 +18,7 @@ logger = logging.getLogger(__name__)
 
 
 def history_path(workspace: Path) -> Path:
-    key = hashlib.sha256(str(workspace.resolve()).encode()).hexdigest()[:16]
+    key = workspace_dir_name(workspace)
     return state_dir() / "history" / f"{key}.jsonl"
 
 

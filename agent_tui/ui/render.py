@@ -5,6 +5,10 @@ Questions (``ApprovalRequested``, ``RoundLimitHit``) are answered by the app; th
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from textual.widget import Widget
+
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import progress_message
 from agent_tui.agent.loop import CONTINUE_PROMPT
@@ -14,13 +18,18 @@ from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.tool_card import CardState, ToolCard
-from agent_tui.ui.widgets.transcript import Transcript
+
+
+class EntrySink(Protocol):
+    """Where a turn's entries go: the transcript, or a resumed session's earlier turn."""
+
+    async def add(self, widget: Widget) -> Widget: ...
 
 
 class TurnView:
     """Draws one turn. ``prompt`` is what the user sent (for the Retry button of an error)."""
 
-    def __init__(self, transcript: Transcript, status: StatusBar, prompt: str) -> None:
+    def __init__(self, transcript: EntrySink, status: StatusBar | None, prompt: str) -> None:
         self.transcript = transcript
         self.status = status
         self.prompt = prompt
@@ -44,6 +53,13 @@ class TurnView:
             await answer.finish()
             if answer.is_empty:
                 await answer.remove()
+
+    async def whole_answer(self, text: str, thinking: str = "") -> None:
+        """An answer already complete (a resumed session's): drawn finished at once, as the
+        streamed one ends up, without streaming it again."""
+        await self.end_answer()
+        if text or thinking:
+            await self.transcript.add(AssistantMessage(text, thinking, frozen=True))
 
     async def handle(self, event: ev.Event) -> None:
         """Draw one event (every type the agent emits; unknown ones are ignored)."""
@@ -93,11 +109,11 @@ class TurnView:
                     event.duration_s,
                     exit_code=code if isinstance(code, int) else None,
                 )
-        elif isinstance(event, ev.RequestSent):
+        elif isinstance(event, ev.RequestSent) and self.status is not None:
             self.status.waiting_tokens = max(event.prompt_tokens, 1)
-        elif isinstance(event, ev.ResponseStarted):
+        elif isinstance(event, ev.ResponseStarted) and self.status is not None:
             self.status.waiting_tokens = 0
-        elif isinstance(event, ev.UsageUpdated):
+        elif isinstance(event, ev.UsageUpdated) and self.status is not None:
             self.status.input_tokens = event.total.input_tokens
             self.status.output_tokens = event.total.output_tokens
             self.status.cost_usd = event.cost_usd
@@ -121,7 +137,8 @@ class TurnView:
             await self.end_answer()
             await self.transcript.add(CompactionCard(event))
         elif isinstance(event, ev.ErrorEvent):
-            self.status.waiting_tokens = 0
+            if self.status is not None:
+                self.status.waiting_tokens = 0
             await self.end_answer()
             self._drop_streaming()
             # Retry only helps when the same request can succeed (rate limit, cut stream).
@@ -133,7 +150,8 @@ class TurnView:
             await self.transcript.add(error)
         elif isinstance(event, ev.TurnFinished):
             self.local = event.stop_reason == "local_command"
-            self.status.waiting_tokens = 0  # a cancelled request is not waited for any more
+            if self.status is not None:  # a cancelled request is not waited for any more
+                self.status.waiting_tokens = 0
             await self.end_answer()
             self._drop_streaming()
             self.finished = event

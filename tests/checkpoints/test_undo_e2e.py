@@ -315,3 +315,23 @@ def test_undo_never_follows_a_folder_swapped_for_a_link_out_of_the_workspace(
     assert (outside / "n.txt").read_bytes() == b"brand new\n"  # not deleted through the link
     assert (outside / "keep.txt").read_bytes() == b"K\n"  # not overwritten through it
     assert proc.stdout.count("is a link now") == 2, proc.stdout
+
+
+def test_undo_in_a_resumed_session_undoes_that_sessions_turn(tmp_path: Path) -> None:
+    """Checkpoints are filed under the session: ``-p "/undo" --resume A`` undoes session A's last
+    turn, not the newest turn of the workspace (made by session B after it)."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    make_repo(ws, {"a.txt": b"one\n", "b.txt": b"bee\n"})
+    edit_a = call("e1", "replace_string_in_file", path="a.txt", old_string="one", new_string="two")
+    edit_b = call("e2", "replace_string_in_file", path="b.txt", old_string="bee", new_string="be")
+    with FakeLLM([edit_a, {"text": "done"}]) as fake:
+        first = agent(ws, home, fake, "edit a", "--output-format", "json")
+    session_a = json.loads(first.stdout)["session_id"]
+    with FakeLLM([edit_b, {"text": "done"}]) as fake:
+        assert agent(ws, home, fake, "edit b").returncode == 0
+    assert (ws / "a.txt").read_bytes() == b"two\n" and (ws / "b.txt").read_bytes() == b"be\n"
+    with FakeLLM([]) as fake:
+        undone = agent(ws, home, fake, "/undo", "--resume", session_a)
+    assert undone.returncode == 0, undone.stderr
+    assert (ws / "a.txt").read_bytes() == b"one\n"
+    assert (ws / "b.txt").read_bytes() == b"be\n"  # session B's turn is not touched

@@ -463,3 +463,24 @@ def test_capture_keeps_utf8_split_across_chunks(tmp_path: Path) -> None:
     text = "".join(capture.feed(encoded[i : i + 1]) for i in range(len(encoded)))
     assert text + capture.finish() == "naïve ☃\n"
     assert capture.text() == "naïve ☃\n"
+
+
+async def test_terminal_logs_are_capped_in_total_size_not_only_in_count(
+    ctx: ToolContext, tmp_path: Path
+) -> None:
+    from agent_tui.tools.terminal_output import MAX_LOG_BYTES, MAX_TOTAL_LOG_BYTES
+
+    logs = tmp_path / "state" / "logs"
+    logs.mkdir(parents=True)
+    # Twenty full logs from earlier commands (sparse files: their size without the disk space).
+    for n in range(20):
+        old = logs / f"terminal-2026010{n % 10}-000000-old-{n}.log"
+        with old.open("wb") as fh:
+            fh.truncate(MAX_LOG_BYTES)
+        os.utime(old, (1_000_000 + n, 1_000_000 + n))
+    result = await run(ctx, command="echo fresh")
+    kept = list(logs.glob("terminal-*.log"))
+    assert sum(p.stat().st_size for p in kept) <= MAX_TOTAL_LOG_BYTES
+    assert Path(result.data["log_path"]) in kept
+    assert not (logs / "terminal-20260100-000000-old-0.log").exists()  # the oldest went first
+    assert (logs / "terminal-20260109-000000-old-19.log").exists()

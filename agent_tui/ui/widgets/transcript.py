@@ -99,6 +99,11 @@ class Transcript(VerticalScroll):
         await self.mount_all([make() for make in batch], after=self._bar)
         self._update_bar()
 
+    def add_hidden(self, records: list[Callable[[], Widget]]) -> None:
+        """Keep ``records`` as entries older than every one shown (a resumed session's turns)."""
+        self.hidden[:0] = records
+        self._update_bar()
+
     def records(self) -> list[Callable[[], Widget]]:
         """Every entry, hidden ones first, as records that mount it again (for ``restore``)."""
         return [*self.hidden, *(w.record() for w in self.entries)]  # type: ignore[attr-defined]

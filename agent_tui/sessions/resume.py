@@ -1,0 +1,181 @@
+"""Which session a run continues, and attaching it to the agent (issue 12 §2).
+
+``--continue`` takes this workspace's latest session, ``--resume ID`` the one named (the app asks
+before resuming another workspace's; headless refuses), ``--resume`` alone opens the picker in the
+app. A run with neither starts a new session, and old ones beyond ``[sessions] keep`` /
+``keep_days`` are deleted then. Grants of scope "session" live in memory only and are never part
+of a session file, so a resumed session starts without them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agent_tui.errors import UsageError
+from agent_tui.sessions.loader import LoadedSession, load
+from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
+from agent_tui.sessions.store import SessionInfo, SessionStore
+from agent_tui.sessions.writer import SessionRecorder, SessionWriter
+from agent_tui.text_safety import one_line
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
+
+LIST_HINT_COUNT = 10
+
+
+@dataclass
+class SessionStart:
+    """What the app does first about sessions (decided by the CLI, carried out on mount).
+
+    Attributes:
+        loaded: a session resumed before the app started: draw its transcript.
+        pick: open the picker (``--resume`` without an id).
+        other: a session of another workspace: ask before resuming it.
+        note: something to say (e.g. no session to continue).
+    """
+
+    loaded: LoadedSession | None = None
+    pick: bool = False
+    other: SessionInfo | None = None
+    note: str = ""
+
+
+def store_for(agent: Agent) -> SessionStore:
+    from agent_tui.paths import state_dir
+
+    return SessionStore(state_dir(), agent.deps.workspace)
+
+
+def start_new(agent: Agent, store: SessionStore) -> None:
+    """Attach a new session (its file appears with the first turn); prune old ones."""
+    if agent.recorder is not None:
+        agent.recorder.close()
+    keep = agent.deps.config.section("sessions", "keep")
+    days = agent.deps.config.section("sessions", "keep_days")
+    # One less than ``keep``: the session starting now is the newest of the ones kept.
+    prune_sessions(
+        store.folder,
+        (keep if isinstance(keep, int) else DEFAULT_KEEP) - 1,
+        days if isinstance(days, int | float) else 0,
+    )
+    agent.recorder = SessionRecorder(store.create(agent.model.name))
+    _file_checkpoints_under_the_session(agent)
+
+
+def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
+    """Load ``info``'s session into the agent; what follows is appended to its file.
+
+    Raises:
+        OSError: the file cannot be read.
+        SessionFileError: it is not a session file.
+    """
+    loaded = load(info.path)
+    if agent.recorder is not None:
+        agent.recorder.close()
+    agent.conversation = loaded.conversation
+    header = loaded.header
+    writer = SessionWriter(
+        info.path,
+        info.id,
+        str(header.get("workspace", "")),
+        str(header.get("model", "")),
+        str(header.get("title", "")),
+        exists=True,
+    )
+    agent.recorder = SessionRecorder(writer, list(loaded.conversation.messages))
+    _file_checkpoints_under_the_session(agent)
+    return loaded
+
+
+def _file_checkpoints_under_the_session(agent: Agent) -> None:
+    files = agent.deps.checkpoints
+    if files is not None and agent.recorder is not None:
+        files.attach_run(agent.recorder.session_id)
+
+
+def same_workspace(info: SessionInfo, store: SessionStore) -> bool:
+    return Path(info.workspace) == store.workspace if info.workspace else False
+
+
+def age(seconds_ago: float) -> str:
+    """``"3 min ago"``, ``"5 h ago"``, ``"2 d ago"``."""
+    if seconds_ago < 90:
+        return "just now"
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds_ago >= size * (1.5 if unit != "min" else 1):
+            return f"{int(seconds_ago // size)} {unit} ago"
+    return "just now"
+
+
+def list_hint(store: SessionStore) -> str:
+    """The latest sessions of this workspace, one per line, for an error message."""
+    now = time.time()
+    lines = [
+        f"  {i.id}  {age(now - i.modified):>10}  {one_line(i.title)[:60]}"
+        for i in store.list()[:LIST_HINT_COUNT]
+    ]
+    if not lines:
+        return "no sessions are saved for this workspace"
+    return "sessions of this workspace (newest first):\n" + "\n".join(lines)
+
+
+def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None) -> None:
+    """``-p``: attach a new session, or the one ``--continue`` / ``--resume ID`` names.
+
+    Raises:
+        UsageError: no session to continue, no id, an unknown id, or another workspace's (exit 2).
+    """
+    store = store_for(agent)
+    if not cont and resume_id is None:
+        start_new(agent, store)
+        return
+    if cont:
+        info = store.latest()
+        if info is None:
+            raise UsageError("--continue: no saved session in this workspace")
+    elif not resume_id:
+        raise UsageError(f"--resume needs a session id with -p; {list_hint(store)}")
+    else:
+        info = store.get(resume_id)
+        if info is None:
+            raise UsageError(f"--resume: no session {one_line(resume_id)!r}; {list_hint(store)}")
+        if not same_workspace(info, store):
+            raise UsageError(
+                f"--resume: session {info.id} belongs to another workspace "
+                f"({one_line(info.workspace)}); run it there (-C)"
+            )
+    _resume_or_fail(agent, info)
+
+
+def attach_app(agent: Agent, *, cont: bool, resume_id: str | None) -> SessionStart:
+    """The app: resume now when the choice needs no question, else say what to ask."""
+    store = store_for(agent)
+    start_new(agent, store)  # replaced below when a session is resumed
+    if cont:
+        info = store.latest()
+        if info is None:
+            return SessionStart(note="No saved session in this folder yet: starting a new one.")
+        return SessionStart(loaded=_resume_or_fail(agent, info))
+    if resume_id is None:
+        return SessionStart()
+    if not resume_id:
+        return SessionStart(pick=True)
+    info = store.get(resume_id)
+    if info is None:
+        return SessionStart(note=f"No session {resume_id!r}: starting a new one.", pick=False)
+    if not same_workspace(info, store):
+        return SessionStart(other=info)
+    return SessionStart(loaded=_resume_or_fail(agent, info))
+
+
+def _resume_or_fail(agent: Agent, info: SessionInfo) -> LoadedSession:
+    from agent_tui.sessions.loader import SessionFileError
+
+    try:
+        return resume(agent, info)
+    except (OSError, SessionFileError) as exc:
+        raise UsageError(f"cannot resume session {info.id}: {exc}") from None

@@ -1,0 +1,165 @@
+"""Where sessions live: ``<state>/sessions/<workspace-key>/<id>.jsonl`` (issue 12 §1).
+
+One folder per workspace (0700), one append-only file per session (0600). Listing reads each
+file's header line and its modification time; only the picker asks for message counts, which
+read the whole file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_tui.paths import workspace_dir_name
+from agent_tui.sessions.writer import SessionWriter
+from agent_tui.state_files import private_dir
+
+logger = logging.getLogger(__name__)
+
+SUFFIX = ".jsonl"
+# An id names a file: nothing that could climb out of the folder (``--resume ../x``) is one.
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_MESSAGE_LINE = b'{"type":"message"'  # how writer.py starts a message line
+
+
+def workspace_key(workspace: Path) -> str:
+    """The folder name for a workspace's sessions (paths.workspace_dir_name)."""
+    return workspace_dir_name(workspace)
+
+
+def new_session_id() -> str:
+    """``20261124-065400-3fa2c1``: sorts by start time, unique enough for one user."""
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+
+
+def valid_id(session_id: str) -> bool:
+    return bool(_ID.match(session_id))
+
+
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The header line of a session file, or None when it is missing or not a header."""
+    try:
+        with path.open("rb") as fh:
+            first = fh.readline()
+        header = json.loads(first)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(header, dict) or header.get("type") != "session":
+        return None
+    return header
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One saved session, as the picker and ``--continue`` see it."""
+
+    id: str
+    path: Path
+    workspace: str
+    model: str
+    title: str
+    started: float
+    modified: float
+    messages: int = -1  # -1: not counted (only list(counts=True) reads whole files)
+
+
+def _info(path: Path, *, count: bool) -> SessionInfo | None:
+    header = read_header(path)
+    if header is None:
+        return None
+    try:
+        stat = path.stat()
+        messages = path.read_bytes().count(_MESSAGE_LINE) if count else -1
+    except OSError:
+        return None
+    started = header.get("started")
+    return SessionInfo(
+        id=path.stem,
+        path=path,
+        workspace=str(header.get("workspace", "")),
+        model=str(header.get("model", "")),
+        title=str(header.get("title", "")),
+        started=float(started) if isinstance(started, int | float) else stat.st_mtime,
+        modified=stat.st_mtime,
+        messages=messages,
+    )
+
+
+class SessionStore:
+    """The sessions of one workspace (and lookups by id across workspaces).
+
+    Args:
+        state_dir: the user's state dir (``paths.state_dir()``).
+        workspace: the workspace folder; its real path keys the folder.
+    """
+
+    def __init__(self, state_dir: Path, workspace: Path) -> None:
+        self.root = state_dir / "sessions"
+        self.workspace = workspace.resolve()
+        self.folder = self.root / workspace_key(self.workspace)
+
+    def path_for(self, session_id: str) -> Path:
+        return self.folder / f"{session_id}{SUFFIX}"
+
+    def create(self, model: str, title: str = "") -> SessionWriter:
+        """A writer for a new session; its file appears with the first line written."""
+        private_dir(self.root)  # mkdir(parents=True) would make the parents 0755
+        private_dir(self.folder)
+        session_id = new_session_id()
+        while self.path_for(session_id).exists():  # two starts in the same second
+            session_id = new_session_id()
+        return SessionWriter(
+            self.path_for(session_id), session_id, str(self.workspace), model, title
+        )
+
+    def _paths(self) -> Iterator[Path]:
+        try:
+            yield from (p for p in self.folder.iterdir() if p.suffix == SUFFIX)
+        except OSError:
+            return
+
+    def list(self, *, counts: bool = False) -> list[SessionInfo]:
+        """This workspace's sessions, newest (last written) first."""
+        infos = [i for p in self._paths() if (i := _info(p, count=counts)) is not None]
+        return sorted(infos, key=lambda i: (i.modified, i.id), reverse=True)
+
+    def latest(self) -> SessionInfo | None:
+        """The session of this workspace written last (``--continue``)."""
+        paths = sorted(self._paths(), key=_mtime, reverse=True)
+        for path in paths:
+            if (info := _info(path, count=False)) is not None:
+                return info
+        return None
+
+    def get(self, session_id: str) -> SessionInfo | None:
+        """The session ``session_id``: this workspace's first, then any other workspace's.
+
+        The caller compares ``info.workspace`` with its own to tell which.
+        """
+        if not valid_id(session_id):
+            return None
+        own = self.path_for(session_id)
+        if own.is_file():
+            return _info(own, count=False)
+        try:
+            others = sorted(self.root.glob(f"*/{session_id}{SUFFIX}"))
+        except OSError:
+            return None
+        for path in others:
+            if (info := _info(path, count=False)) is not None:
+                return info
+        return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

@@ -1,0 +1,144 @@
+"""The session file replays to the conversation exactly (issue 12 §1): tails replaced in place
+(merged user messages, edited tool inputs, undone turns), compaction, any event type."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from agent_tui import events as ev
+from agent_tui.conversation import (
+    SUMMARY_HEADER,
+    Conversation,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    user_text,
+)
+from agent_tui.sessions import SessionRecorder, SessionStore, load
+from agent_tui.sessions.replay import replay_events
+
+
+def _recorder(tmp_path: Path) -> SessionRecorder:
+    return SessionRecorder(SessionStore(tmp_path / "state", tmp_path).create("m"))
+
+
+def _dicts(conversation: Conversation) -> list[dict[str, object]]:
+    return [m.to_dict() for m in conversation.messages]
+
+
+def test_tails_replaced_in_place_load_back_exactly(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    conv.append_user(user_text("fix it"))
+    call = ToolUseBlock("c1", "run_in_terminal", {"command": "rm -rf build"})
+    signed = ThinkingBlock("think", signature="sig-123")
+    conv.append(Message("assistant", [signed, TextBlock("running"), call]))
+    recorder.sync(conv)
+    # The user edited the call's input before it ran: the history shows the input that ran.
+    conv.replace_last(
+        Message("assistant", [signed, ToolUseBlock("c1", call.name, {"command": "ls"})])
+    )
+    conv.append_user(Message("user", [ToolResultBlock("c1", "full output " * 500)]))
+    recorder.sync(conv)
+    # A cancel left a user message last: the next prompt merges into it.
+    checkpoint = conv.checkpoint()
+    conv.append_user(user_text("next"))
+    recorder.sync(conv)
+    conv.restore(checkpoint)  # ... and that turn was never answered: undone
+    recorder.sync(conv)
+    conv.append_user(user_text("again"))
+    conv.append(Message("assistant", [TextBlock("done")]))
+    recorder.sync(conv)
+    loaded = load(recorder.writer.path)
+    assert _dicts(loaded.conversation) == _dicts(conv)
+    assert loaded.conversation.messages[1].content[0] == signed  # signed thinking kept
+    kinds = [json.loads(line)["type"] for line in recorder.writer.path.read_text().splitlines()]
+    # Edited input, merged "next", the undone turn, merged "again": each rewrites only the tail.
+    assert kinds.count("rewind") == 4
+
+
+@dataclass(frozen=True)
+class _Compacted(ev.Event):
+    """Stands for compaction's own event (issue 12 §3), as the sessions contract describes it."""
+
+    type: ClassVar[str] = "conversation_compacted"
+    summary: str
+    replaced: int
+    automatic: bool = False
+    tokens_before: int = 0
+    tokens_after: int = 0
+
+
+def test_compaction_is_one_line_and_replays_through_compact(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    for n in range(3):
+        conv.append_user(user_text(f"q{n}"))
+        conv.append(Message("assistant", [TextBlock(f"a{n}")]))
+    recorder.sync(conv)
+    conv.append_user(user_text("q3"))  # appended with no event before the compaction
+    conv.compact(4, "they asked q0 and q1")
+    recorder.record(_Compacted("they asked q0 and q1", 4), conv)
+    conv.append(Message("assistant", [TextBlock("a3")]))
+    recorder.sync(conv)
+    lines = [json.loads(x) for x in recorder.writer.path.read_text().splitlines()]
+    assert {"type": "compaction", "upto": 4, "summary": "they asked q0 and q1"} in lines
+    assert not any(line["type"] == "rewind" for line in lines)
+    loaded = load(recorder.writer.path)
+    assert _dicts(loaded.conversation) == _dicts(conv)
+    assert loaded.conversation.messages[0].text.startswith(SUMMARY_HEADER)
+    # The full history stays in the file: every message ever sent is there.
+    assert sum(1 for line in lines if line["type"] == "message") == 8
+
+
+def test_a_compaction_without_its_event_still_loads_exactly(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    for n in range(3):
+        conv.append_user(user_text(f"q{n}"))
+        conv.append(Message("assistant", [TextBlock(f"a{n}")]))
+    recorder.sync(conv)
+    conv.compact(2, "q0 was asked")
+    recorder.sync(conv)
+    assert _dicts(load(recorder.writer.path).conversation) == _dicts(conv)
+
+
+@dataclass(frozen=True)
+class _Probe(ev.Event):
+    """An event type this package has never heard of."""
+
+    type: ClassVar[str] = "probe_added_later"
+    files: tuple[str, ...]
+    to: int | None = None
+
+
+def test_any_event_type_is_written_and_read_back(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    recorder.record(ev.TurnStarted("hi"), conv)
+    conv.append_user(user_text("hi"))
+    recorder.record(_Probe(("a.py", "b.py"), 3), conv)
+    recorder.record(ev.Notice("pruned something", "warning"), conv)
+    recorder.record(ev.TextDelta("not written: the message holds it"), conv)
+    loaded = load(recorder.writer.path)
+    events = [e for e in loaded.drawable() if isinstance(e, ev.Event)]
+    assert events == [
+        ev.TurnStarted("hi"),
+        _Probe(("a.py", "b.py"), 3),
+        ev.Notice("pruned something", "warning"),
+    ]
+    assert loaded.header["title"] == "hi"
+    drawn = list(replay_events(loaded.drawable()))
+    assert drawn[0] == ev.TurnStarted("hi")
+
+
+def test_nothing_is_written_before_the_first_turn(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    recorder.record(ev.CommandHandled("help", "the commands"), Conversation())
+    recorder.sync(Conversation())
+    assert not recorder.writer.path.exists()

@@ -1,0 +1,269 @@
+"""Resuming sessions in the app (issue 12 §2): ``--continue`` draws the old transcript through the
+live turn's drawing code, ``/resume`` picks from a searchable list, another folder's session is
+asked about, and "session" grants are not brought back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, OptionList
+
+from agent_tui.sessions.resume import attach_app
+from agent_tui.ui.app import AgentApp
+from agent_tui.ui.widgets.assistant import AssistantMessage
+from agent_tui.ui.widgets.notes import Note, UserMessage
+from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.conftest import MakeAgent
+from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+
+
+def _note_call(call_id: str, content: str) -> dict[str, object]:
+    return {
+        "id": call_id,
+        "name": "write_note",
+        "input": {"path": "note.txt", "content": content},
+    }
+
+
+async def _run_session(make_agent: MakeAgent, prompt: str, answer: str) -> str:
+    """One app run of one turn (a plain answer); returns the session's id."""
+    h = make_agent([{"text": answer}])
+    start = attach_app(h.agent, cont=False, resume_id=None)
+    app = AgentApp(h.agent, session=start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, prompt)
+        await wait_idle(pilot)
+    assert h.agent.recorder is not None
+    return h.agent.recorder.session_id
+
+
+async def test_continue_draws_the_old_transcript_and_no_session_grant_comes_back(
+    make_agent: MakeAgent,
+) -> None:
+    first = make_agent([{"tool_calls": [_note_call("c1", "first-line")]}, {"text": "Wrote it."}])
+    app = AgentApp(first.agent, session=attach_app(first.agent, cont=False, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "write the note")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("s")  # allow write_note for this session
+        await wait_idle(pilot)
+    said = list(first.agent.conversation.messages)
+
+    second = make_agent([{"tool_calls": [_note_call("c2", "second-line")]}, {"text": "Again."}])
+    start = attach_app(second.agent, cont=True, resume_id=None)
+    assert start.loaded is not None
+    app = AgentApp(second.agent, session=start)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert [m.to_dict() for m in second.agent.conversation.messages] == [
+            m.to_dict() for m in said
+        ]
+        assert [u.text for u in app.query(UserMessage)] == ["write the note"]
+        [card] = list(app.query(ToolCard))
+        assert card.state.status == "done" and "+first-line" in card.state.diff  # the diff
+        assert card.state.input == {"path": "note.txt", "content": "first-line"}
+        assert "session" in card.state.decided  # the provenance: "you, for this session"
+        answers = [a for a in app.query(AssistantMessage) if "Wrote it." in a.text]
+        assert answers
+        assert any("Resumed" in str(n.render()) for n in app.query(Note))
+        await send(pilot, "write it again")
+        # The first run's "session" grant ended with it: this call is asked about.
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("y")
+        await wait_idle(pilot)
+    assert second.agent.recorder is not None
+    assert second.agent.recorder.session_id == first.agent.recorder.session_id  # type: ignore[union-attr]
+
+
+async def test_resume_command_picks_a_session_by_search(make_agent: MakeAgent) -> None:
+    alpha = await _run_session(make_agent, "alpha topic", "about alpha")
+    await _run_session(make_agent, "beta topic", "about beta")
+    h = make_agent([{"text": "back on alpha"}])
+    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "/resume")
+        await wait_screen(pilot, "SessionPickerScreen")
+        options = app.screen.query_one(OptionList)
+        assert options.option_count == 2
+        assert "message" in str(options.get_option_at_index(0).prompt)
+        app.screen.query_one(Input).value = "alpha"
+        await wait_until(pilot, lambda: options.option_count == 1, "the search to filter")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: h.agent.conversation.messages, "the session to load")
+        await wait_until(pilot, lambda: list(app.query(UserMessage)), "the transcript")
+        assert [u.text for u in app.query(UserMessage)] == ["alpha topic"]
+        assert h.agent.recorder is not None and h.agent.recorder.session_id == alpha
+        await send(pilot, "continue alpha")
+        await wait_idle(pilot)
+    texts = [m.text for m in h.agent.conversation.messages]
+    assert texts == ["alpha topic", "about alpha", "continue alpha", "back on alpha"]
+
+
+async def test_resume_from_another_folder_asks_first(make_agent: MakeAgent, tmp_path: Path) -> None:
+    from agent_tui.sessions.store import SessionStore
+
+    saved = await _run_session(make_agent, "from here", "ok")
+    # Move the saved file under another workspace's key, as if it had been saved there.
+    store = SessionStore(tmp_path / "state", tmp_path / "ws")
+    other = SessionStore(tmp_path / "state", tmp_path)
+    other.folder.mkdir(parents=True)
+    text = store.path_for(saved).read_text()
+    store.path_for(saved).unlink()
+    other.path_for(saved).write_text(
+        text.replace(str((tmp_path / "ws").resolve()), str(tmp_path.resolve()), 1)
+    )
+    for answer, resumed in (("n", False), ("y", True)):
+        h = make_agent([])
+        start = attach_app(h.agent, cont=False, resume_id=saved)
+        assert start.other is not None and start.loaded is None
+        app = AgentApp(h.agent, session=start)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_screen(pilot, "OtherWorkspaceScreen")
+            await pilot.press(answer)
+            await pilot.pause()
+            await pilot.pause()
+            assert bool(h.agent.conversation.messages) is resumed
+
+
+def _record_turns(workspace: Path, turns: int) -> None:
+    """A saved session of ``turns`` turns (a read call and an answer each), as the agent writes it."""
+    from agent_tui import events as ev
+    from agent_tui.conversation import (
+        Conversation,
+        Message,
+        TextBlock,
+        ToolResultBlock,
+        ToolUseBlock,
+        user_text,
+    )
+    from agent_tui.paths import state_dir
+    from agent_tui.providers.base import Usage
+    from agent_tui.sessions import SessionRecorder, SessionStore
+    from agent_tui.tools.base import Prepared, ToolResult
+
+    recorder = SessionRecorder(SessionStore(state_dir(), workspace).create("m"))
+    conv = Conversation()
+    for n in range(turns):
+        recorder.record(ev.TurnStarted(f"question {n}"), conv)
+        conv.append_user(user_text(f"question {n}"))
+        call = ToolUseBlock(f"c{n}", "look_around", {})
+        conv.append(Message("assistant", [TextBlock(f"looking {n}"), call]))
+        recorder.record(
+            ev.ToolCallStarted(call.id, call.name, {}, Prepared("Looking", "Looked"), "read"), conv
+        )
+        recorder.record(ev.ToolCallDecided(call.id, True, "read-only", "read-only tool"), conv)
+        recorder.record(
+            ev.ToolCallFinished(call.id, call.name, ToolResult(f"seen {n}"), "Looked"), conv
+        )
+        conv.append_user(Message("user", [ToolResultBlock(call.id, f"seen {n}")]))
+        conv.append(Message("assistant", [TextBlock(f"answer {n}")]))
+        recorder.record(ev.TurnFinished(f"answer {n}", "end_turn", 2, Usage()), conv)
+    recorder.close()
+
+
+async def test_a_long_session_draws_its_last_turns_and_earlier_ones_on_demand(
+    make_agent: MakeAgent,
+) -> None:
+    from agent_tui.ui.resume_flow import DRAWN_TURNS
+    from agent_tui.ui.widgets.transcript import Transcript
+
+    h = make_agent([])
+    turns = DRAWN_TURNS + 3
+    _record_turns(h.workspace, turns)
+    start = attach_app(h.agent, cont=True, resume_id=None)
+    assert start.loaded is not None and len(h.agent.conversation.messages) == 4 * turns
+    app = AgentApp(h.agent, session=start)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        shown = [u.text for u in app.query(UserMessage)]
+        assert shown == [f"question {n}" for n in range(3, turns)]
+        assert len(app.query(ToolCard)) == DRAWN_TURNS
+        transcript = app.query_one(Transcript)
+        assert len(transcript.hidden) == 3
+        await transcript.show_earlier()
+        await wait_until(pilot, lambda: len(app.query(UserMessage)) == turns, "earlier turns")
+        assert [u.text for u in app.query(UserMessage)] == [f"question {n}" for n in range(turns)]
+        cards = list(app.query(ToolCard))
+        assert len(cards) == turns and all(c.state.status == "done" for c in cards)
+        assert "answer 0" in [a.text for a in app.query(AssistantMessage)]
+
+
+async def test_a_denied_call_and_a_notice_are_drawn_again_on_resume(make_agent: MakeAgent) -> None:
+    first = make_agent(
+        [
+            {"tool_calls": [_note_call("c1", "never-written")]},
+            {"text": ""},  # an empty answer: the agent says so in a notice
+        ]
+    )
+    app = AgentApp(first.agent, session=attach_app(first.agent, cont=False, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "write it")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("n")
+        await pilot.press("enter")  # no reason
+        await wait_idle(pilot)
+        live = [str(n.render()) for n in app.query(Note)]
+    assert any("empty answer" in text for text in live)
+
+    second = make_agent([])
+    app = AgentApp(second.agent, session=attach_app(second.agent, cont=True, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        [card] = list(app.query(ToolCard))
+        assert card.state.status == "denied"
+        assert card.state.message.startswith("Not run")
+        notes = [str(n.render()) for n in app.query(Note)]
+        assert any("empty answer" in text for text in notes)
+
+
+async def test_resume_without_an_id_opens_the_picker_at_start(make_agent: MakeAgent) -> None:
+    saved = await _run_session(make_agent, "the only topic", "noted")
+    h = make_agent([])
+    start = attach_app(h.agent, cont=False, resume_id="")
+    assert start.pick
+    app = AgentApp(h.agent, session=start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_screen(pilot, "SessionPickerScreen")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: h.agent.conversation.messages, "the session to load")
+        assert h.agent.recorder is not None and h.agent.recorder.session_id == saved
+
+
+async def test_a_title_is_shown_as_typed_never_as_markup_or_control_codes(
+    make_agent: MakeAgent,
+) -> None:
+    title = "[bold red]loud[/] \x1b[2Jwiped [link=http://x]y[/link]"
+    await _run_session(make_agent, title, "ok")
+    h = make_agent([])
+    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=""))
+    async with app.run_test(size=(120, 32)) as pilot:
+        await wait_screen(pilot, "SessionPickerScreen")
+        label = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert "[bold red]loud[/]" in label and "[link=http://x]" in label
+        assert "\x1b" not in label and "␛[2J" in label
+
+
+async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: MakeAgent) -> None:
+    import json
+
+    h = make_agent([{"text": "before"}, {"text": "after"}])
+    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "old topic")
+        await wait_idle(pilot)
+        await send(pilot, "/clear")
+        await wait_screen(pilot, "ConfirmClearScreen")
+        await pilot.press("y")
+        await wait_idle(pilot)
+        assert h.agent.recorder is not None
+        path = h.agent.recorder.writer.path
+        last = json.loads(path.read_text().splitlines()[-1])
+        assert last == {"type": "rewind", "to": 0}  # saved before any further turn
+        await send(pilot, "new topic")
+        await wait_idle(pilot)
+    again = make_agent([])
+    app = AgentApp(again.agent, session=attach_app(again.agent, cont=True, resume_id=None))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert [m.text for m in again.agent.conversation.messages] == ["new topic", "after"]
+        assert [u.text for u in app.query(UserMessage)] == ["new topic"]
