@@ -122,3 +122,35 @@ def test_compact_as_a_headless_command_on_a_fresh_session_says_there_is_nothing(
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["errors"] and "nothing to compact yet" in result["errors"][0]
     assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_compact_with_continue_summarises_the_saved_session_and_the_next_run_sends_the_summary(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    """``-p "/compact" --continue`` acts on the session the earlier runs saved; the run after it
+    sends the summary in place of the old turns (the session file keeps them all)."""
+    fake_llm.set_script(
+        [
+            {"text": "OLD-ANSWER-1"},
+            {"text": "OLD-ANSWER-2"},
+            {"text": "OLD-ANSWER-3"},
+            {"text": "SUMMARY-OF-THE-SESSION: they asked three questions."},
+            {"text": "fresh answer"},
+        ]
+    )
+    for n in range(1, 4):
+        flags = ["--continue"] if n > 1 else []
+        assert run(ws, fake_llm, api, "-p", f"OLD-QUESTION-{n}", *flags).returncode == 0
+    compacted = run(ws, fake_llm, api, "-p", "/compact", "--continue")
+    assert compacted.returncode == 0, compacted.stderr
+    assert is_summary_request(fake_llm.requests[3])
+    assert "OLD-QUESTION-1" in json.dumps(fake_llm.requests[3])
+    after = run(ws, fake_llm, api, "-p", "next", "--continue")
+    assert after.returncode == 0, after.stderr
+    sent = json.dumps(fake_llm.requests[4])
+    assert "SUMMARY-OF-THE-SESSION" in sent
+    assert "OLD-QUESTION-1" not in sent and "OLD-ANSWER-1" not in sent
+    assert problems(fake_llm.requests[4], api) == []
+    files = list((ws.parent / "state" / "sessions").rglob("*.jsonl"))
+    assert len(files) == 1 and "OLD-QUESTION-1" in files[0].read_text()
