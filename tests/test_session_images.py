@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.agent.sessions import load_session
 from agent_tui.conversation import (
     Conversation,
     ImageBlock,
@@ -15,6 +14,8 @@ from agent_tui.conversation import (
     ThinkingBlock,
     ToolResultBlock,
 )
+from agent_tui.sessions import SessionStore
+from agent_tui.sessions.loader import load
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
 from tests.test_images_e2e import tiny_png
@@ -40,8 +41,9 @@ def test_saved_session_keeps_images_and_encrypted_reasoning(
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     session_id = json.loads(proc.stdout.splitlines()[-1])["session_id"]
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(state))  # load_session reads the state dir
-    conversation = load_session(session_id)
+    info = SessionStore(state, ws).get(session_id)
+    assert info is not None
+    conversation = load(info.path).conversation
     request, answer, results, _ = conversation.messages
     assert [i.name for i in request.images] == ["q.png"]
     assert request.images[0].media_type == "image/png"

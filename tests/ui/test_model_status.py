@@ -70,3 +70,25 @@ async def test_a_call_written_as_text_has_a_card_saying_so(
         # The JSON never showed as an answer; the real answer did.
         shown = " ".join(w.text for w in app.query(AssistantMessage))
         assert "It prints hi." in shown and "```json" not in shown
+
+
+async def test_at_80_columns_the_context_stays_and_the_folder_gives_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    """At 80 columns everything did not fit and the context figure was cut off the right edge;
+    the folder, then the approval mode, then the token counts give way to it."""
+    fake_llm.context_flavour, fake_llm.n_ctx = "llamacpp", 8192
+    fake_llm.set_script([{"text": "Hello.", "usage": {"input_tokens": 3523}}])
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "hi")
+        await wait_idle(pilot)
+        bar = app.query_one(StatusBar)
+        text = bar_text(app)
+        assert "context 43% of 8k" in text and "qwen" in text
+        assert len(text) <= bar.content_region.width
+    (tmp_path / "wide").mkdir()
+    wide = make_app(tmp_path / "wide", monkeypatch, fake_llm)
+    async with wide.run_test(size=(200, 24)) as pilot:  # room for all: nothing is left out
+        await pilot.pause()
+        assert "approvals: ask" in bar_text(wide) and "/ws" in bar_text(wide)

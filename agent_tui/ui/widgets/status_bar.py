@@ -93,5 +93,12 @@ class StatusBar(Static):
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
             context_text(self.context_tokens, self.context_window),
         ]
+        # Too narrow for all of it: the folder goes first, then the approval mode, then the
+        # token counts, so the state, the model, its endpoint and the context stay readable.
+        room = self.content_region.width
+        for drop in (3, 4, 5):
+            if not room or len(" │ ".join(p for p in parts if p)) <= room:
+                break
+            parts[drop] = ""
         # Plain text, not markup: a model name or host may hold "[" (an IPv6 address).
         return Content(" │ ".join(p for p in parts if p))
