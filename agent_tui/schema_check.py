@@ -1,0 +1,172 @@
+"""A fast, conservative JSON Schema check: "certainly valid" or "ask jsonschema".
+
+Importing ``jsonschema`` (with ``referencing``, ``attrs`` and ``rpds``) costs ~57 ms, more than
+the rest of a ``-p`` start-up's config handling together. Nearly every value checked at start-up
+(the .agentrc layers) and nearly every tool call's input is valid, so this module walks the small
+subset of Draft 2020-12 that our schemas use and answers ``True`` only when the value certainly
+conforms. Anything else (a violation, a float where an integer is wanted, a keyword it does not
+know) answers ``False``, and the caller runs the real validator, which then also writes the
+error message. So the subset can only make valid values faster, never let an invalid one pass:
+every check here is at least as strict as jsonschema's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Keywords that say nothing about validity (annotations) and may be ignored.
+_ANNOTATIONS = frozenset(
+    {"description", "title", "default", "examples", "$comment", "deprecated", "$schema"}
+)
+# Keywords this module checks; a schema using any other keyword is left to jsonschema.
+_CHECKED = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "additionalProperties",
+        "required",
+        "items",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "pattern",
+    }
+)
+_KNOWN = _ANNOTATIONS | _CHECKED
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _is_type(value: Any, name: str) -> bool:
+    # bool is an int subclass in Python but never an integer or number in JSON Schema. A float
+    # with an integral value is an "integer" to jsonschema; answering False defers that case.
+    if name == "object":
+        return isinstance(value, dict)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "string":
+        return isinstance(value, str)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "null":
+        return value is None
+    return False
+
+
+def _plain(value: Any) -> bool:
+    """A value whose ``==`` and ``in`` agree with JSON equality (no bool/number mix-ups)."""
+    return isinstance(value, str) or value is None
+
+
+def _numbers_ok(schema: dict[str, Any], value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return True  # the bounds apply to numbers only
+    limits = (
+        ("minimum", lambda v, lim: v >= lim),
+        ("maximum", lambda v, lim: v <= lim),
+        ("exclusiveMinimum", lambda v, lim: v > lim),
+        ("exclusiveMaximum", lambda v, lim: v < lim),
+    )
+    for key, holds in limits:
+        if key in schema:
+            limit = schema[key]
+            if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+                return False
+            if not holds(value, limit):
+                return False
+    return True
+
+
+def _strings_ok(schema: dict[str, Any], value: Any) -> bool:
+    if not isinstance(value, str):
+        return True
+    if "minLength" in schema and len(value) < schema["minLength"]:
+        return False
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        return False
+    if "pattern" in schema:
+        source = schema["pattern"]
+        pattern = _PATTERNS.get(source)
+        if pattern is None:
+            pattern = _PATTERNS[source] = re.compile(source)
+        if pattern.search(value) is None:
+            return False
+    return True
+
+
+def _object_ok(schema: dict[str, Any], value: Any) -> bool:
+    if not isinstance(value, dict):
+        return True
+    required = schema.get("required", [])
+    if not isinstance(required, list) or any(key not in value for key in required):
+        return False
+    properties = schema.get("properties", {})
+    extra = schema.get("additionalProperties", True)
+    if not isinstance(properties, dict):
+        return False
+    for key, item in value.items():
+        if key in properties:
+            if not certainly_valid(properties[key], item):
+                return False
+        elif extra is False:
+            return False
+        elif extra is not True and not certainly_valid(extra, item):
+            return False
+    return True
+
+
+def _array_ok(schema: dict[str, Any], value: Any) -> bool:
+    if not isinstance(value, list):
+        return True
+    if "minItems" in schema and len(value) < schema["minItems"]:
+        return False
+    if "maxItems" in schema and len(value) > schema["maxItems"]:
+        return False
+    items = schema.get("items", True)
+    return items is True or all(certainly_valid(items, item) for item in value)
+
+
+def certainly_valid(schema: Any, value: Any) -> bool:
+    """Whether ``value`` certainly conforms to ``schema``.
+
+    Args:
+        schema: a JSON Schema (Draft 2020-12) as parsed JSON.
+        value: the instance, as parsed JSON or TOML.
+
+    Returns:
+        True when the value conforms. False when it does not, or when the schema uses a keyword
+        or a case this subset does not decide: the caller then asks ``jsonschema``.
+    """
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or not _KNOWN.issuperset(schema):
+        return False
+    if "type" in schema:
+        kinds = schema["type"]
+        names = [kinds] if isinstance(kinds, str) else kinds
+        if not isinstance(names, list) or not any(_is_type(value, n) for n in names):
+            return False
+    if "enum" in schema:
+        if not _plain(value) or not isinstance(schema["enum"], list):
+            return False
+        if not any(_plain(option) and option == value for option in schema["enum"]):
+            return False
+    if "const" in schema and not (_plain(value) and value == schema["const"]):
+        return False
+    return (
+        _numbers_ok(schema, value)
+        and _strings_ok(schema, value)
+        and _object_ok(schema, value)
+        and _array_ok(schema, value)
+    )
