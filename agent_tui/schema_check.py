@@ -12,7 +12,9 @@ every check here is at least as strict as jsonschema's.
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 from typing import Any
 
 # Keywords that say nothing about validity (annotations) and may be ignored.
@@ -42,6 +44,12 @@ _CHECKED = frozenset(
 )
 _KNOWN = _ANNOTATIONS | _CHECKED
 _PATTERNS: dict[str, re.Pattern[str]] = {}
+_LIMITS: tuple[tuple[str, Callable[[Any, Any], bool]], ...] = (
+    ("minimum", operator.ge),
+    ("maximum", operator.le),
+    ("exclusiveMinimum", operator.gt),
+    ("exclusiveMaximum", operator.lt),
+)
 
 
 def _is_type(value: Any, name: str) -> bool:
@@ -72,13 +80,7 @@ def _plain(value: Any) -> bool:
 def _numbers_ok(schema: dict[str, Any], value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return True  # the bounds apply to numbers only
-    limits = (
-        ("minimum", lambda v, lim: v >= lim),
-        ("maximum", lambda v, lim: v <= lim),
-        ("exclusiveMinimum", lambda v, lim: v > lim),
-        ("exclusiveMaximum", lambda v, lim: v < lim),
-    )
-    for key, holds in limits:
+    for key, holds in _LIMITS:
         if key in schema:
             limit = schema[key]
             if isinstance(limit, bool) or not isinstance(limit, (int, float)):
