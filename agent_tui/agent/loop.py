@@ -205,6 +205,7 @@ class Agent:
         self, plan: TurnPlan, current: Message | None, state: _TurnState
     ) -> AsyncIterator[ev.Event]:
         from agent_tui.agent.prompt import build_followup_prompt, build_prompt
+        from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
@@ -233,6 +234,7 @@ class Agent:
                 tools_chars=tools_chars,
             )
         messages = built.messages
+        forget_pruned_outputs(self.conversation, messages)  # what no request carries, let go
         request = ProviderRequest(
             model=self.model.name,
             system=built.system,
