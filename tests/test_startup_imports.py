@@ -14,8 +14,23 @@ import pytest
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
 
-# A UI toolkit or an SDK on the -p path costs 0.1-3 s; jsonschema ~57 ms (valid input needs none).
-FORBIDDEN = {"textual", "prompt_toolkit", "anthropic", "openai", "jsonschema", "rich", "pydantic"}
+# A UI toolkit or an SDK on the -p path costs 0.1-3 s; jsonschema ~57 ms (valid input needs none);
+# httpx ~45 ms (without a proxy the providers' own HTTP/1.1 client does the request).
+FORBIDDEN = {
+    "textual",
+    "prompt_toolkit",
+    "anthropic",
+    "openai",
+    "jsonschema",
+    "rich",
+    "pydantic",
+    "httpx",
+    "httpcore",
+    "anyio",
+}
+NO_PROXY_ENV = {name: "" for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")} | {
+    name.lower(): "" for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
+}
 APIS = ["anthropic", "openai"]
 
 
@@ -38,6 +53,7 @@ def run_p(tmp_path: Path, fake: FakeLLM, api: str, prompt: str) -> subprocess.Co
         "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
         key: "test-key",
         "PYTHONPROFILEIMPORTTIME": "1",
+        **NO_PROXY_ENV,
     }
     flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
     return run_cli(ws, *flags, "-p", prompt, env=env, timeout=60)
