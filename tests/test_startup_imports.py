@@ -116,3 +116,54 @@ def test_a_bad_config_value_still_exits_2_naming_file_key_and_reason(
         message = proc.stderr.splitlines()[-1]
         assert str(agentrc) in message and key in message and reason in message, message
     assert fake_llm.requests == []
+
+
+def test_the_app_paints_its_first_frame_without_jsonschema_or_httpx(tmp_path: Path) -> None:
+    """The TUI's start (to the first frame) validates the config and builds the agent too."""
+    import os
+    import pty
+    import select
+    import sys
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".agentrc").write_text('[ui]\ntheme = "light"\n')
+    frame = tmp_path / "first_frame"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("AGENT_TUI_") and not k.endswith(("_API_KEY", "_BASE_URL"))
+    }
+    env |= {
+        "HOME": str(tmp_path / "home"),
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+        "AGENT_TUI_FIRST_FRAME_FILE": str(frame),
+        "TERM": "xterm-256color",
+        "PYTHONPROFILEIMPORTTIME": "1",
+        **NO_PROXY_ENV,
+    }
+    master, slave = pty.openpty()
+    report = tmp_path / "importtime.txt"
+    with report.open("w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "agent_tui"],
+            cwd=ws,
+            env=env,
+            stdin=slave,
+            stdout=slave,
+            stderr=err,
+        )
+        os.close(slave)
+        while proc.poll() is None:  # drain the terminal so the app never blocks writing to it
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    os.read(master, 65536)
+                except OSError:
+                    break
+        proc.wait(timeout=60)
+    os.close(master)
+    assert frame.exists(), "the app never painted"
+    modules = imported_modules(report.read_text(errors="replace"))
+    assert "textual" in modules and "agent_tui.ui.app" in modules
+    assert {"jsonschema", "httpx", "anthropic", "openai"} & modules == set()
