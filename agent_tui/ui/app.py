@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
@@ -26,7 +26,6 @@ from agent_tui.approvals.types import Decision
 from agent_tui.ui import tool_prefs
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.local_commands import UiCommandContext, split_command
-from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
@@ -190,14 +189,6 @@ class AgentApp(App[int]):
     def _load_files(self) -> None:
         # A thread: walking a big tree must never block a keypress.
         self.completer.files = list_files(self.workspace)
-
-    def on_key(self, event: events.Key) -> None:
-        type_into_prompt(self, event)  # keys no widget used: typed text goes back to the prompt
-
-    @on(PromptInput.ScrollRequested)
-    def _scroll_transcript(self, event: PromptInput.ScrollRequested) -> None:
-        transcript = self.transcript
-        (transcript.scroll_page_up if event.pages < 0 else transcript.scroll_page_down)()
 
     # ---- turns --------------------------------------------------------------------------
 

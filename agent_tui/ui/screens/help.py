@@ -15,12 +15,10 @@ KEYS = (
     ("Shift+Enter / Ctrl+J", "new line"),
     ("Up / Down", "earlier prompts (on the first / last line)"),
     ("Tab", "accept a completion (`/` commands, `@` participants, `#` references)"),
-    ("PageUp / PageDown", "scroll the transcript (from the prompt too)"),
-    ("Typing", "always goes to the prompt, even after a click in the transcript or Tab"),
     ("Esc", "cancel the running turn"),
     ("Ctrl+T", "tool picker"),
     ("F1", "this help"),
-    ("Ctrl+C", "clear the prompt; on an empty prompt, twice quits"),
+    ("Ctrl+C twice", "quit"),
 )
 
 

@@ -1,6 +1,5 @@
 """The multi-line prompt: Enter sends, Shift+Enter or Ctrl+J adds a newline, Up/Down recall
-earlier prompts (on the first / last line), PageUp/PageDown scroll the transcript, and completion
-keys while the parent shows offers.
+earlier prompts (on the first / last line), and completion keys while the parent shows offers.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 NEWLINE_KEYS = {"shift+enter", "ctrl+j", "alt+enter"}
-PAGE_KEYS = {"pageup": -1, "pagedown": 1}
 
 
 class PromptInput(TextArea):
@@ -35,13 +33,6 @@ class PromptInput(TextArea):
         def __init__(self, action: str) -> None:
             super().__init__()
             self.action = action
-
-    class ScrollRequested(Message):
-        """PageUp / PageDown: the transcript should scroll by ``pages`` (negative: up)."""
-
-        def __init__(self, pages: int) -> None:
-            super().__init__()
-            self.pages = pages
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
@@ -67,8 +58,6 @@ class PromptInput(TextArea):
             self.action_submit()
         elif key in NEWLINE_KEYS:
             self.action_newline()
-        elif key in PAGE_KEYS:
-            self.post_message(self.ScrollRequested(PAGE_KEYS[key]))
         elif key == "up" and self.cursor_location[0] == 0 and self.prompt_history:
             self._recall(-1)
         elif key == "down" and self._history_index is not None and self._on_last_line():
