@@ -87,14 +87,16 @@ def main() -> None:
     cmd += ["--base-url", url, "--model", "test-model", "--max-turns", str(args.rounds + 1)]
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     started = time.perf_counter()
+    log = (work / "stderr.txt").open("w")  # the tool lines; read back if the run fails
     proc = subprocess.Popen(
-        cmd, cwd=ws, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        cmd, cwd=ws, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log
     )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     fake.stop()
     if os.waitstatus_to_exitcode(status) != 0 or len(ARRIVED) != args.rounds + 1:
-        raise SystemExit(f"run failed: exit {status}, {len(ARRIVED)} requests")
+        tail = (work / "stderr.txt").read_text(errors="replace")[-2000:]
+        raise SystemExit(f"run failed: exit {status}, {len(ARRIVED)} requests\n{tail}")
     gaps = [(ARRIVED[i + 1] - ANSWERED[i]) * 1000 for i in range(args.rounds)]
     first, last = gaps[:10], gaps[-10:]
     print(
@@ -107,6 +109,12 @@ def main() -> None:
         f"median: rounds 0-9 {statistics.median(first):.1f} ms, "
         f"rounds {n - 10}-{n - 1} {statistics.median(last):.1f} ms; "
         f"peak RSS {usage.ru_maxrss / 1024:.1f} MiB"
+    )
+    blocks = [gaps[i : i + 50] for i in range(0, n, 50)]
+    print(
+        "median per 50 rounds: "
+        + " ".join(f"{statistics.median(b):.1f}" for b in blocks if b)
+        + " ms"
     )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -5,6 +5,7 @@ Origin: copied from the project's peer-bench harness (``shared/peer-bench/mockll
 copy given with issue 13, 2026-11-24), reformatted for ruff; behaviour unchanged. It is here,
 rather than tests/fakes/llm_server.py, because it also speaks the OpenAI Responses wire format
 that Codex CLI uses, so agent-tui and Codex can be timed against one server (bench_vs_codex.py).
+Kept whole as copied (over the project's module size) so it can be compared with its source.
 
 Speaks (with real streaming SSE wire formats) on 127.0.0.1 only:
   * Anthropic Messages:      POST /v1/messages (stream true/false), /v1/messages/count_tokens,

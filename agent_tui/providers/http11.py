@@ -258,6 +258,9 @@ class Client:
                 return idle, await self._exchange(idle, request)
             except _StaleConnection:
                 idle.close()  # closed by the server while idle: one fresh try, as httpx does
+            except BaseException:
+                idle.close()
+                raise
         conn = await self._connect(key, https)
         try:
             return conn, await self._exchange(conn, request)
@@ -309,7 +312,8 @@ class Client:
         except (OSError, ssl.SSLError, ValueError) as exc:
             # ValueError: StreamReader's line limit (headers past MAX_HEADER_BYTES).
             raise TransportError(f"{type(exc).__name__}: {exc}") from None
-        if "close" in headers.get("connection", "").lower():
+        # HTTP/1.0 closes after each answer unless it says otherwise; "close" ends either.
+        if "close" in headers.get("connection", "").lower() or status_line.startswith(b"HTTP/1.0"):
             conn.reusable = False
         return Response(conn, status, headers, self.timeout_s)
 

@@ -209,3 +209,32 @@ async def test_both_paths_stream_retry_and_report_cuts_alike(
     fake_llm.set_script([{"text": "x", "fault": {"status": 429, "times": 9}}])
     _, error = await collect_error(provider(fake_llm.openai_url, sleeps, retries=0))
     assert isinstance(error, ProviderRateLimitError)
+
+
+HOSTILE_ANSWERS = {
+    "not-http": b"SSH-2.0-OpenSSH_9.6\r\n\r\n",
+    "bad-status": b"HTTP/1.1 abc OK\r\n\r\n",
+    "header-flood": b"HTTP/1.1 200 OK\r\n" + b"x-a: b\r\n" * 500 + b"\r\n",
+    "huge-header-line": b"HTTP/1.1 200 OK\r\nx-a: " + b"b" * 200_000 + b"\r\n\r\n",
+    "bad-chunk-size": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\ndata\r\n",
+    "short-body": b"HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\ndata: {}\n\n",
+    "bad-length": b"HTTP/1.1 200 OK\r\ncontent-length: lots\r\n\r\n",
+    "headers-cut": b"HTTP/1.1 200 OK\r\nx-a: b",
+}
+
+
+@pytest.mark.usefixtures("api_key")
+@pytest.mark.parametrize("answer", HOSTILE_ANSWERS.values(), ids=HOSTILE_ANSWERS.keys())
+async def test_a_server_that_answers_garbage_is_an_error_not_a_hang(
+    answer: bytes, sleeps: Sleeps
+) -> None:
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await read_request(reader)
+        writer.write(answer)
+        await writer.drain()
+        writer.close()
+
+    async with raw_server(handler) as url:
+        _, error = await collect_error(provider(url, sleeps, timeout_s=5))
+    assert isinstance(error, ProviderError)
+    assert "cannot reach" in str(error) or "broke off" in str(error)
