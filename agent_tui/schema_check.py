@@ -17,9 +17,21 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-# Keywords that say nothing about validity (annotations) and may be ignored.
+# Keywords that say nothing about validity (annotations) and may be ignored. ``format`` is one
+# too: every caller builds its validator without a format checker, so jsonschema ignores it.
 _ANNOTATIONS = frozenset(
-    {"description", "title", "default", "examples", "$comment", "deprecated", "$schema"}
+    {
+        "description",
+        "title",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "$schema",
+        "format",
+        "readOnly",
+        "writeOnly",
+    }
 )
 # Keywords this module checks; a schema using any other keyword is left to jsonschema.
 _CHECKED = frozenset(
@@ -101,7 +113,10 @@ def _strings_ok(schema: dict[str, Any], value: Any) -> bool:
         source = schema["pattern"]
         pattern = _PATTERNS.get(source)
         if pattern is None:
-            pattern = _PATTERNS[source] = re.compile(source)
+            try:
+                pattern = _PATTERNS[source] = re.compile(source)
+            except re.error:  # an ECMA-only or broken pattern: jsonschema decides, as before
+                return False
         if pattern.search(value) is None:
             return False
     return True
@@ -119,11 +134,11 @@ def _object_ok(schema: dict[str, Any], value: Any) -> bool:
         return False
     for key, item in value.items():
         if key in properties:
-            if not certainly_valid(properties[key], item):
+            if not _valid(properties[key], item):
                 return False
         elif extra is False:
             return False
-        elif extra is not True and not certainly_valid(extra, item):
+        elif extra is not True and not _valid(extra, item):
             return False
     return True
 
@@ -136,11 +151,14 @@ def _array_ok(schema: dict[str, Any], value: Any) -> bool:
     if "maxItems" in schema and len(value) > schema["maxItems"]:
         return False
     items = schema.get("items", True)
-    return items is True or all(certainly_valid(items, item) for item in value)
+    return items is True or all(_valid(items, item) for item in value)
 
 
 def certainly_valid(schema: Any, value: Any) -> bool:
     """Whether ``value`` certainly conforms to ``schema``.
+
+    The schema's shape is checked first, all of it (not only the parts this value reaches): a
+    keyword in a form of another draft (``required: true``) anywhere sends the value to jsonschema.
 
     Args:
         schema: a JSON Schema (Draft 2020-12) as parsed JSON.
@@ -150,6 +168,10 @@ def certainly_valid(schema: Any, value: Any) -> bool:
         True when the value conforms. False when it does not, or when the schema uses a keyword
         or a case this subset does not decide: the caller then asks ``jsonschema``.
     """
+    return _shape_ok(schema) and _valid(schema, value)
+
+
+def _valid(schema: Any, value: Any) -> bool:
     if schema is True:
         return True
     if not isinstance(schema, dict) or not _KNOWN.issuperset(schema):
@@ -172,3 +194,55 @@ def certainly_valid(schema: Any, value: Any) -> bool:
         and _object_ok(schema, value)
         and _array_ok(schema, value)
     )
+
+
+# Schemas seen and found well formed, by id; the schema is held so its id cannot be reused. The
+# schemas are few and long-lived (the config schema, the tools' manifests).
+_WELL_FORMED: dict[int, Any] = {}
+_MAX_REMEMBERED = 512
+_NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+_COUNT_KEYS = ("minLength", "maxLength", "minItems", "maxItems")
+
+
+def _shape_ok(schema: Any) -> bool:
+    if _WELL_FORMED.get(id(schema)) is schema:
+        return True
+    if not _well_formed(schema):
+        return False
+    if len(_WELL_FORMED) >= _MAX_REMEMBERED:
+        _WELL_FORMED.clear()
+    _WELL_FORMED[id(schema)] = schema
+    return True
+
+
+def _well_formed(schema: Any) -> bool:
+    """Every keyword, at every depth, known and in its Draft 2020-12 form."""
+    if isinstance(schema, bool):
+        return True
+    if not isinstance(schema, dict) or not _KNOWN.issuperset(schema):
+        return False
+    kinds = schema.get("type", [])
+    names = [kinds] if isinstance(kinds, str) else kinds
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return False
+    for key in _NUMBER_KEYS:
+        limit = schema.get(key, 0)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+            return False
+    for key in _COUNT_KEYS:
+        count = schema.get(key, 0)
+        if isinstance(count, bool) or not isinstance(count, int):
+            return False
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+        return False
+    if not isinstance(schema.get("enum", []), list) or not isinstance(
+        schema.get("pattern", ""), str
+    ):
+        return False
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        return False
+    subschemas = [*properties.values(), schema.get("additionalProperties", True)]
+    subschemas.append(schema.get("items", True))
+    return all(_well_formed(sub) for sub in subschemas)
