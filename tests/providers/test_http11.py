@@ -8,9 +8,11 @@ a stalled answer).
 from __future__ import annotations
 
 import asyncio
+import ssl
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,7 @@ from agent_tui.providers import http11
 from agent_tui.providers.openai import OpenAIProvider
 from agent_tui.providers.retry import RetryPolicy
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import missing
 
 from .conftest import KEY_ENV, Sleeps, collect, collect_error, simple_request
 from .test_streaming import text_of
@@ -238,3 +241,81 @@ async def test_a_server_that_answers_garbage_is_an_error_not_a_hang(
         _, error = await collect_error(provider(url, sleeps, timeout_s=5))
     assert isinstance(error, ProviderError)
     assert "cannot reach" in str(error) or "broke off" in str(error)
+
+
+def self_signed(tmp_path: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, signed by itself."""
+    try:
+        import datetime as dt
+        import ipaddress
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+    except ImportError:
+        missing("cryptography (to make a test certificate)")
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "agent-tui test")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(hours=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+@pytest.mark.usefixtures("api_key")
+@pytest.mark.parametrize("trusted", [True, False], ids=["ssl-cert-file", "unknown-certificate"])
+async def test_https_is_verified_against_the_ca_bundle_or_ssl_cert_file(
+    trusted: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sleeps: Sleeps
+) -> None:
+    cert, key = self_signed(tmp_path)
+    if trusted:
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    else:
+        monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+        monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert, key)
+    body = sse(DELTA % '"over tls"', STOP, "[DONE]")
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await read_request(reader)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return  # the client refused the certificate
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(handler, "127.0.0.1", 0, ssl=server_tls)
+    url = f"https://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+    try:
+        if trusted:
+            assert text_of(await collect(provider(url, sleeps))) == "over tls"
+        else:
+            _, error = await collect_error(provider(url, sleeps))
+            assert "cannot reach" in str(error) and "CERTIFICATE_VERIFY_FAILED" in str(error)
+    finally:
+        server.close()
