@@ -8,7 +8,9 @@ and no more, on the asyncio the app already runs:
 - http and https (TLS verified against certifi's CA bundle, or ``SSL_CERT_FILE`` /
   ``SSL_CERT_DIR`` when set: what httpx does);
 - a chunked, Content-Length or read-to-close body, decoded as text incrementally;
-- one kept-alive connection per client, re-opened once if the server had closed it while idle;
+- one kept-alive connection per client, re-opened once if the server had closed it while idle,
+  and kept also when the caller stops at the answer's last event (its tail is read in the
+  background);
 - a connect timeout and a per-read timeout (``Timeout``); any other failure is
   ``TransportError``.
 
@@ -31,6 +33,10 @@ from urllib.parse import urlsplit
 MAX_HEADER_BYTES = 64 * 1024
 MAX_HEADERS = 200
 READ_SIZE = 64 * 1024
+# An answer the caller stopped reading early: how much, and how long, to read to keep its connection.
+DRAIN_LIMIT = 64 * 1024
+DRAIN_TIMEOUT_S = 2.0
+DRAIN_WAIT_S = 0.05  # the longest a new request waits for such a connection before opening one
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
 
 
@@ -200,6 +206,7 @@ class Client:
         self.headers = dict(headers)
         self._idle: _Connection | None = None
         self._ssl: ssl.SSLContext | None = None
+        self._draining: dict[asyncio.Task[None], _Connection] = {}
 
     @contextlib.asynccontextmanager
     async def stream_post(
@@ -241,14 +248,44 @@ class Client:
         except BaseException:
             conn.close()
             raise
+        if response.complete or not conn.reusable:
+            self._keep(conn, response)
+        else:
+            # Stopped before the body's end (OpenAI's "[DONE]" comes just before it): read the
+            # rest in the background, so the connection (and its TLS session) serves the next
+            # request instead of a new handshake each round.
+            task = asyncio.create_task(self._finish(conn, response))
+            self._draining[task] = conn
+            task.add_done_callback(self._draining.pop)
+
+    def _keep(self, conn: _Connection, response: Response) -> None:
         if response.complete and conn.reusable and self._idle is None:
             self._idle = conn
         else:
             conn.close()
 
+    async def _finish(self, conn: _Connection, response: Response) -> None:
+        left = DRAIN_LIMIT
+        try:
+            async with asyncio.timeout(DRAIN_TIMEOUT_S):
+                async for data in response.aiter_bytes():
+                    left -= len(data)
+                    if left < 0:
+                        break  # more than an answer's tail: not worth keeping
+        except (TransportError, TimeoutError):
+            conn.close()
+            return
+        except BaseException:  # cancelled (aclose, the end of the run)
+            conn.close()
+            raise
+        self._keep(conn, response)
+
     async def _send(
         self, key: tuple[str, str, int], https: bool, request: bytes
     ) -> tuple[_Connection, Response]:
+        if self._draining:
+            # The last answer's tail is normally in already; wait a moment for the connection.
+            await asyncio.wait(self._draining, timeout=DRAIN_WAIT_S)
         idle, self._idle = self._idle, None
         if idle is not None and idle.key != key:
             idle.close()
@@ -318,7 +355,13 @@ class Client:
         return Response(conn, status, headers, self.timeout_s)
 
     async def aclose(self) -> None:
-        """Close the kept-alive connection, if any."""
+        """Close the kept-alive connection, if any, and stop reading answers' tails."""
+        draining = dict(self._draining)
+        for task in draining:
+            task.cancel()
+        await asyncio.gather(*draining, return_exceptions=True)
+        for conn in draining.values():
+            conn.close()  # a task cancelled before it ran never closed its connection
         if self._idle is not None:
             self._idle.close()
             self._idle = None

@@ -319,3 +319,53 @@ async def test_https_is_verified_against_the_ca_bundle_or_ssl_cert_file(
             assert "cannot reach" in str(error) and "CERTIFICATE_VERIFY_FAILED" in str(error)
     finally:
         server.close()
+
+
+@pytest.mark.usefixtures("api_key")
+async def test_the_connection_is_kept_when_the_answer_ends_with_done(sleeps: Sleeps) -> None:
+    """OpenAI ends its stream with "[DONE]" and then the body's last chunk: one connection."""
+    connections = []
+    requests = []
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(writer)
+        while True:
+            try:
+                requests.append(await read_request(reader))
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return
+            writer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+            writer.write(chunk(sse(DELTA % f'"answer {len(requests)}"', STOP, "[DONE]")))
+            await writer.drain()
+            writer.write(b"0\r\n\r\n")
+            await writer.drain()
+
+    async with raw_server(handler) as url:
+        client = provider(url, sleeps)
+        for n in (1, 2, 3):
+            events = [e async for e in client.stream(simple_request())]
+            assert text_of(events) == f"answer {n}"
+        await client.aclose()
+    assert len(requests) == 3 and len(connections) == 1
+
+
+@pytest.mark.usefixtures("api_key")
+async def test_an_answer_that_never_ends_after_done_costs_its_connection_only(
+    sleeps: Sleeps,
+) -> None:
+    connections = []
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(writer)
+        await read_request(reader)
+        writer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+        writer.write(chunk(sse(DELTA % '"ok"', STOP, "[DONE]")))
+        await writer.drain()
+        await asyncio.Event().wait()  # never ends the body
+
+    async with raw_server(handler) as url:
+        client = provider(url, sleeps)
+        for _ in range(2):
+            assert text_of([e async for e in client.stream(simple_request())]) == "ok"
+        await client.aclose()  # stops the background read; nothing is left running
+    assert len(connections) == 2
