@@ -10,7 +10,10 @@ Once a request has been built, every tool output of the conversation that it doe
 turn was dropped, or its content was elided) is replaced in the conversation by the same
 placeholder the request used, ``prompt.ELIDED``, which tells the model to run the tool again.
 Pruning only grows within a session (the window is fixed or only learnt smaller, and the
-conversation only gets longer), so a later request would have left the output out anyway.
+conversation only gets longer), so a later request would have left the output out anyway. The one
+exception: after ``/model`` switches to a larger window, such an output stays a placeholder (the
+model can run the tool again). A turn dropped whole may fit again once slimmed, and then comes back
+with its calls and placeholders, never with the outputs. Saved sessions hold the placeholders too.
 
 Messages are replaced, never changed in place: a request already built keeps the message objects
 it was built from.
