@@ -36,6 +36,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 CODEX_VERSION = "0.169.0"
@@ -166,13 +167,13 @@ def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, fl
     return started, wall, usage.ru_maxrss / 1024
 
 
-def first_request_at(log: Path, tag: str) -> float | None:
-    times = [
-        rec["t"]
+def requests_of(log: Path, tag: str) -> list[dict[str, Any]]:
+    """The model requests one run made (its tag is in the URL path)."""
+    return [
+        rec
         for rec in map(json.loads, log.read_text().splitlines())
         if rec.get("tag") == tag and rec.get("method") == "POST"
     ]
-    return min(times) if times else None
 
 
 def spread(values: list[float], fmt: str = "{:.3f}") -> str:
@@ -222,7 +223,12 @@ def main() -> None:
                     started, wall, peak = run_once(
                         argv, agent_env if side == "A" else codex_env, work
                     )
-                    first = first_request_at(log, tag)
+                    sent = requests_of(log, tag)
+                    # hello: one request; tool: a second one carrying the command's result.
+                    expected = {"version": 0, "hello": 1, "tool": 2}[case]
+                    if len(sent) != expected or (case == "tool" and not sent[-1]["tool_results"]):
+                        raise SystemExit(f"{tag}: {len(sent)} requests, expected {expected}")
+                    first = min((float(r["t"]) for r in sent), default=None)
                     if i:  # the first pair warms caches and is not counted
                         runs[side].append(
                             Run(wall, peak, None if first is None else first - started)
