@@ -97,7 +97,10 @@ class Response:
             try:
                 self._left = int(length)
             except ValueError:
-                raise TransportError(f"bad Content-Length {length[:40]!r}") from None
+                self._left = -1
+            if self._left < 0:
+                raise TransportError(f"bad Content-Length {length[:40]!r}")
+        self._chunk_left = 0  # bytes of the current chunk still to read
         self.complete = False
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
@@ -121,21 +124,34 @@ class Response:
                 yield data
 
     async def _next_chunk(self, reader: asyncio.StreamReader) -> bytes:
-        line = await reader.readline()
-        if not line.endswith(b"\n"):
+        if self._chunk_left == 0:
+            line = await reader.readline()
+            if not line.endswith(b"\n"):
+                raise TransportError("the connection closed in the middle of the body")
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                size = -1
+            if size < 0:
+                raise TransportError(f"bad chunk size {line[:40]!r}")
+            if size == 0:
+                for _ in range(MAX_HEADERS):
+                    trailer = await reader.readline()
+                    if trailer in (b"\r\n", b"\n"):
+                        self.complete = True
+                        return b""
+                    if not trailer:
+                        raise TransportError("the connection closed in the chunked trailer")
+                raise TransportError(f"more than {MAX_HEADERS} trailer lines")
+            self._chunk_left = size
+        # A chunk is read in pieces: its declared size is the server's word, not a buffer size.
+        data = await reader.read(min(self._chunk_left, READ_SIZE))
+        if not data:
             raise TransportError("the connection closed in the middle of the body")
-        try:
-            size = int(line.split(b";", 1)[0].strip(), 16)
-        except ValueError:
-            raise TransportError(f"bad chunk size {line[:40]!r}") from None
-        if size == 0:
-            while (trailer := await reader.readline()) not in (b"\r\n", b"\n"):
-                if not trailer:
-                    raise TransportError("the connection closed in the chunked trailer")
-            self.complete = True
-            return b""
-        data = await reader.readexactly(size + 2)  # the chunk and its CRLF
-        return data[:size]
+        self._chunk_left -= len(data)
+        if self._chunk_left == 0 and await reader.readline() not in (b"\r\n", b"\n"):
+            raise TransportError("a chunk does not end where its size says")
+        return data
 
     async def aiter_text(self) -> AsyncIterator[str]:
         """The body as text, decoded incrementally in the declared charset (UTF-8 by default)."""

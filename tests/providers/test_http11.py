@@ -223,6 +223,14 @@ HOSTILE_ANSWERS = {
     "short-body": b"HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\ndata: {}\n\n",
     "bad-length": b"HTTP/1.1 200 OK\r\ncontent-length: lots\r\n\r\n",
     "headers-cut": b"HTTP/1.1 200 OK\r\nx-a: b",
+    "negative-length": b"HTTP/1.1 200 OK\r\ncontent-length: -5\r\n\r\ndata: {}\n\n",
+    "negative-chunk": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n-5\r\nab\r\n",
+    # A 64 GiB chunk announced, 9 bytes sent: read in pieces, never a 64 GiB buffer.
+    "huge-chunk": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1000000000\r\ndata: {}\n",
+    "chunk-overrun": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabcdef\r\n",
+    "trailer-flood": b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n"
+    + b"x-t: 1\r\n" * 500
+    + b"\r\n",
 }
 
 
