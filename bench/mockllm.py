@@ -2,7 +2,7 @@
 """mockllm.py - a scripted, stdlib-only LLM server for benchmarking coding-agent CLIs.
 
 Origin: copied from the project's peer-bench harness (``shared/peer-bench/mockllm.py``, the
-copy given with issue 13, 2026-11-24), reformatted for ruff; behaviour unchanged. It is here,
+copy given with issue 13, 2026-11-24), reformatted for ruff; one change: TCP_NODELAY (Handler.setup). It is here,
 rather than tests/fakes/llm_server.py, because it also speaks the OpenAI Responses wire format
 that Codex CLI uses, so agent-tui and Codex can be timed against one server (bench_vs_codex.py).
 Kept whole as copied (over the project's module size) so it can be compared with its source.
@@ -43,6 +43,7 @@ import gzip
 import json
 import os
 import re
+import socket
 import sys
 import threading
 import time
@@ -458,6 +459,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *args):  # silence default stderr logging
         pass
+
+    def setup(self):
+        super().setup()
+        # Added in this copy: as real API servers do. Without it the many small chunk writes wait
+        # for a client's delayed ACK on a kept-alive connection (40 ms a request).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     # ---- plumbing -------------------------------------------------------------------------
     def _read_body(self) -> tuple[bytes, int]:
