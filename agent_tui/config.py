@@ -30,6 +30,7 @@ from agent_tui.config_gate import workspace_layer
 from agent_tui.config_schema import SCHEMA
 from agent_tui.errors import ConfigError
 from agent_tui.paths import user_config_path
+from agent_tui.schema_check import certainly_valid
 
 PROVIDER_DEFAULTS: dict[str, dict[str, str]] = {
     "anthropic": {
@@ -134,7 +135,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _validate(tree: dict[str, Any], source: str) -> None:
-    import jsonschema  # imported here: only commands that load config pay for it
+    if certainly_valid(SCHEMA, tree):
+        return  # the common case, without importing jsonschema (~57 ms)
+    import jsonschema  # imported here: only an invalid (or unusual) config pays for it
 
     validator = jsonschema.Draft202012Validator(SCHEMA)
     errors = sorted(validator.iter_errors(tree), key=lambda e: list(e.absolute_path))

@@ -18,6 +18,7 @@ from agent_tui import events as ev
 from agent_tui.agent.assemble import RawCall
 from agent_tui.approvals.types import Decision
 from agent_tui.errors import AgentError, ToolError
+from agent_tui.schema_check import certainly_valid
 from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ class _Validators:
         self._cache: dict[str, tuple[dict[str, Any], Any]] = {}
 
     def errors(self, manifest: Manifest, value: dict[str, Any]) -> list[str]:
+        if certainly_valid(manifest.input_schema, value):
+            return []  # most calls: no jsonschema import, no validator to build
         cached = self._cache.get(manifest.name)
         if cached is not None and cached[0] is manifest.input_schema:
             validator = cached[1]

@@ -22,6 +22,7 @@ from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
+from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
@@ -332,6 +333,7 @@ class Agent:
                 yield ev.Notice(self.budget.overflow_notice(self.model, overflow), "warning")
             if built.dropped or built.shrunk:
                 yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
+            forget_pruned_outputs(self.conversation, built.messages)  # no request carries them
             assembler = RoundAssembler()
             progress = CallProgress()
             gate = new_gate(self.model, [s.name for s in specs])  # calls written as text

@@ -38,6 +38,7 @@ from agent_tui.conversation import (
     ToolUseBlock,
 )
 from agent_tui.errors import UsageError
+from agent_tui.identity_cache import IdentityCache
 from agent_tui.plural import plural
 
 CHARS_PER_TOKEN = 4
@@ -45,6 +46,7 @@ MESSAGE_OVERHEAD = 4  # role and framing tokens per message
 BLOCK_OVERHEAD = 3
 MIN_REFERENCE_TOKENS = 200  # below this a shrunk reference is not worth its space: drop it
 RECENT_TURNS = 2
+_BLOCK_TOKENS: IdentityCache[Block, int] = IdentityCache()
 ELIDED = "[output removed to fit the context window; run the tool again if you need it]"
 
 
@@ -79,10 +81,15 @@ IMAGE_TOKENS = 1600
 
 
 def _block_tokens(block: Block) -> int:
+    # Blocks are frozen and most are old by the time a request is built: count each once.
+    return _BLOCK_TOKENS.get(block, _count_block_tokens)
+
+
+def _count_block_tokens(block: Block) -> int:
     if isinstance(block, ImageBlock):
         return IMAGE_TOKENS + BLOCK_OVERHEAD
     if isinstance(block, ToolResultBlock) and block.images:
-        return _block_tokens(replace(block, images=())) + IMAGE_TOKENS * len(block.images)
+        return _count_block_tokens(replace(block, images=())) + IMAGE_TOKENS * len(block.images)
     if isinstance(block, ThinkingBlock):
         body = block.text + block.redacted
     elif isinstance(block, TextBlock):
@@ -242,7 +249,9 @@ def _elide_rounds(rounds: list[Message], excess: int) -> tuple[list[Message], in
                     excess -= saved
                     elided += 1
             blocks.append(block)
-        out.append(Message(message.role, blocks))
+        # A message with nothing elided is kept as it is (no copy per round of a long turn).
+        changed = any(new is not old for new, old in zip(blocks, message.content, strict=True))
+        out.append(Message(message.role, blocks) if changed else message)
     return out, elided
 
 

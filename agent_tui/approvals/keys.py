@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from agent_tui.approvals.suggest import describe_grant
 from agent_tui.approvals.types import Decision, Scope
+from agent_tui.schema_check import certainly_valid
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def input_problem(text: str, schema: dict[str, Any] | None) -> str | None:
         return f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
     if not isinstance(value, dict):
         return "the input must be a JSON object"
-    if schema:
+    if schema and not certainly_valid(schema, value):
         import jsonschema
 
         error = jsonschema.exceptions.best_match(

@@ -26,11 +26,12 @@ from agent_tui.errors import (
     ProviderRateLimitError,
     StreamInterrupted,
 )
+from agent_tui.providers import http11
 from agent_tui.providers.base import ProviderEvent, ProviderRequest, TextDelta
 from agent_tui.providers.image_limits import fit_images
 from agent_tui.providers.overflow import parse_overflow
 from agent_tui.providers.retry import RetryPolicy, is_retryable_status, parse_retry_after
-from agent_tui.providers.sse import aiter_sse
+from agent_tui.providers.sse import SSEResponse, aiter_sse
 
 if TYPE_CHECKING:
     import httpx
@@ -133,6 +134,7 @@ class ApiProvider:
         self.config = model_config
         self.retry = retry or RetryPolicy(max_retries=model_config.max_retries)
         self._http: httpx.AsyncClient | None = None
+        self._http11: http11.Client | None = None
         self._sdk_client: Any = None
 
     # -- per-API hooks -------------------------------------------------------------------------
@@ -236,33 +238,35 @@ class ApiProvider:
     async def _httpx_events(
         self, body: dict[str, Any], key: str | None
     ) -> AsyncIterator[dict[str, Any]]:
+        headers = {"accept": "text/event-stream", **self.auth_headers(key)}
+        if self._http is None and http11.suits(self.endpoint):
+            # The plain case (no proxy): our own HTTP/1.1 client, without httpx's import cost.
+            if self._http11 is None:
+                self._http11 = http11.Client(
+                    timeout_s=self.config.timeout_s,
+                    connect_timeout_s=min(10.0, self.config.timeout_s),
+                    headers={"user-agent": f"agent-tui/{__version__}"},
+                )
+            try:
+                async with self._http11.stream_post(self.endpoint, body, headers) as resp:
+                    async for payload in _payloads(resp):
+                        yield payload
+            except http11.Timeout as exc:
+                raise Disconnected(
+                    f"no data for {self.config.timeout_s:g} s ({describe(exc)})"
+                ) from None
+            except http11.TransportError as exc:
+                raise Disconnected(describe(exc)) from None
+            return
         httpx = import_httpx()
         if self._http is None:
             timeout = httpx.Timeout(self.config.timeout_s, connect=min(10.0, self.config.timeout_s))
             user_agent = {"user-agent": f"agent-tui/{__version__}"}
             self._http = httpx.AsyncClient(timeout=timeout, headers=user_agent)
-        headers = {"accept": "text/event-stream", **self.auth_headers(key)}
         try:
             async with self._http.stream("POST", self.endpoint, json=body, headers=headers) as resp:
-                if resp.status_code >= 400:
-                    await resp.aread()
-                    retry_after = parse_retry_after(resp.headers)
-                    raise HttpFailure(
-                        resp.status_code,
-                        error_message(resp.content),
-                        retry_after,
-                        error_json(resp.content),
-                    )
-                async for sse in aiter_sse(resp):
-                    if sse.data.strip() == "[DONE]":
-                        return
-                    try:
-                        payload = json.loads(sse.data)
-                    except ValueError:
-                        logger.warning("skipped an event that is not JSON: %.80r", sse.data)
-                        continue
-                    if isinstance(payload, dict):
-                        yield payload
+                async for payload in _payloads(resp):
+                    yield payload
         except httpx.TimeoutException as exc:
             raise Disconnected(
                 f"no data for {self.config.timeout_s:g} s ({describe(exc)})"
@@ -322,12 +326,35 @@ class ApiProvider:
 
     async def aclose(self) -> None:
         """Close the HTTP client and the SDK client, if they were ever created."""
+        if self._http11 is not None:
+            await self._http11.aclose()
+            self._http11 = None
         if self._http is not None:
             await self._http.aclose()
             self._http = None
         if self._sdk_client is not None:
             await self._sdk_client.close()
             self._sdk_client = None
+
+
+async def _payloads(resp: SSEResponse) -> AsyncIterator[dict[str, Any]]:
+    """The JSON objects of a streamed answer; an error status is raised as HttpFailure."""
+    if resp.status_code >= 400:
+        await resp.aread()
+        retry_after = parse_retry_after(resp.headers)
+        raise HttpFailure(
+            resp.status_code, error_message(resp.content), retry_after, error_json(resp.content)
+        )
+    async for sse in aiter_sse(resp):
+        if sse.data.strip() == "[DONE]":
+            return
+        try:
+            payload = json.loads(sse.data)
+        except ValueError:
+            logger.warning("skipped an event that is not JSON: %.80r", sse.data)
+            continue
+        if isinstance(payload, dict):
+            yield payload
 
 
 def sdk_kwargs(create: Any, body: dict[str, Any]) -> dict[str, Any]:

@@ -13,9 +13,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from agent_tui.conversation import ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agent_tui.identity_cache import IdentityCache
 from agent_tui.providers.api import ApiProvider, Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
 from agent_tui.providers.openai_reduce import OpenAIReducer
+
+# A call's arguments as JSON, serialised once per block rather than once per request.
+_ARGUMENTS: IdentityCache[ToolUseBlock, str] = IdentityCache()
+
+
+def _arguments(block: ToolUseBlock) -> str:
+    return json.dumps(block.input)
 
 
 def wire_message(message: Message) -> list[dict[str, Any]]:
@@ -27,7 +35,7 @@ def wire_message(message: Message) -> list[dict[str, Any]]:
             {
                 "id": b.id,
                 "type": "function",
-                "function": {"name": b.name, "arguments": json.dumps(b.input)},
+                "function": {"name": b.name, "arguments": _ARGUMENTS.get(b, _arguments)},
             }
             for b in message.content
             if isinstance(b, ToolUseBlock)

@@ -1,4 +1,4 @@
-"""Server-sent events: a pure, incremental parser and the httpx streaming helper.
+"""Server-sent events: a pure, incremental parser and the streaming helper.
 
 The parser follows the WHATWG event-stream rules
 (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
@@ -8,12 +8,9 @@ dispatches; an event with no data is dropped; a partial event at the end of the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import httpx
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -96,8 +93,25 @@ def _rejoin(lines: list[str]) -> list[str]:
     return out
 
 
-async def aiter_sse(response: httpx.Response) -> AsyncIterator[SSEEvent]:
-    """Yield the events of a streaming httpx response as they arrive.
+class SSEResponse(Protocol):
+    """What the transports' responses share (httpx.Response, http11.Response)."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def content(self) -> bytes: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    async def aread(self) -> bytes: ...
+
+    def aiter_text(self) -> AsyncIterator[str]: ...
+
+
+async def aiter_sse(response: SSEResponse) -> AsyncIterator[SSEEvent]:
+    """Yield the events of a streaming response (httpx or http11) as they arrive.
 
     Raises:
         httpx.TransportError: the connection broke (the caller maps it to StreamInterrupted).
