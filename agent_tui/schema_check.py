@@ -31,6 +31,7 @@ _ANNOTATIONS = frozenset(
         "format",
         "readOnly",
         "writeOnly",
+        "x-workspace",  # ours (config_schema.py): whether a workspace file may set the key
     }
 )
 # Keywords this module checks; a schema using any other keyword is left to jsonschema.
@@ -52,6 +53,7 @@ _CHECKED = frozenset(
         "minItems",
         "maxItems",
         "pattern",
+        "anyOf",
     }
 )
 _KNOWN = _ANNOTATIONS | _CHECKED
@@ -188,6 +190,9 @@ def _valid(schema: Any, value: Any) -> bool:
             return False
     if "const" in schema and not (_plain(value) and value == schema["const"]):
         return False
+    # anyOf holds when one branch certainly does (one branch certainly valid is enough).
+    if "anyOf" in schema and not any(_valid(sub, value) for sub in schema["anyOf"]):
+        return False
     return (
         _numbers_ok(schema, value)
         and _strings_ok(schema, value)
@@ -243,6 +248,9 @@ def _well_formed(schema: Any) -> bool:
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
         return False
+    branches = schema.get("anyOf", [True])
+    if not isinstance(branches, list) or not branches:
+        return False
     subschemas = [*properties.values(), schema.get("additionalProperties", True)]
     subschemas.append(schema.get("items", True))
-    return all(_well_formed(sub) for sub in subschemas)
+    return all(_well_formed(sub) for sub in [*subschemas, *branches])

@@ -20,7 +20,8 @@ agent-tui runs without ``PYTHONDONTWRITEBYTECODE`` so the warm-up writes bytecod
 with compiled bytecode has it (issue 13 item 6 measures the difference).
 
 Origin: the paired timer (``run_once``), the Codex settings and the prompts are adapted from the
-peer-bench harness given with issue 13 (``bench_cmd.py``, ``peer.sh``, ``setup_homes.sh``).
+peer benchmark harness that came with issue 13 (its ``bench_cmd.py``, ``peer.sh`` and
+``setup_homes.sh``); nothing here reads that harness.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """mockllm.py - a scripted, stdlib-only LLM server for benchmarking coding-agent CLIs.
 
-Origin: copied from the project's peer-bench harness (``shared/peer-bench/mockllm.py``, the
-copy given with issue 13, 2026-11-24), reformatted for ruff; one change: TCP_NODELAY (Handler.setup). It is here,
+Origin: copied from the project's peer benchmark harness (its ``mockllm.py``, the copy that came
+with issue 13, 2026-11-24), reformatted for ruff; one change: TCP_NODELAY (Handler.setup). It is here,
 rather than tests/fakes/llm_server.py, because it also speaks the OpenAI Responses wire format
 that Codex CLI uses, so agent-tui and Codex can be timed against one server (bench_vs_codex.py).
 Kept whole as copied (over the project's module size) so it can be compared with its source.

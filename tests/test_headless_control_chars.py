@@ -79,8 +79,8 @@ def test_text_output_shows_control_characters(ws: Path, fake_llm: FakeLLM, name:
     # The model still got the tool result about the path exactly as it asked for it.
     results = json.dumps(fake_llm.requests[-1]["messages"], ensure_ascii=False)
     assert json.dumps(f"missing{attack}.txt", ensure_ascii=False)[1:-1] in results
-    sessions = list((ws.parent / "state").rglob("*.json"))
-    assert sessions
+    sessions = list((ws.parent / "state" / "sessions").rglob("*.jsonl"))
+    assert sessions  # the session this run saved (JSON lines)
     for saved in sessions:
         data = saved.read_bytes()
         assert_nothing_raw(data.decode("utf-8"))

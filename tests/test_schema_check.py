@@ -76,6 +76,15 @@ JSON_VALUES = st.recursive(
 
 # Shapes MCP servers send: formats (ignored without a format checker), older drafts, nullables.
 EXTRA_SCHEMAS: list[dict[str, Any]] = [
+    {
+        "type": "object",
+        "properties": {
+            "scopes": {
+                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+            },
+            "url": {"anyOf": [{"type": "string", "minLength": 3}, {"type": "null"}]},
+        },
+    },
     {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}},
     {
         "$schema": "http://json-schema.org/draft-04/schema#",
@@ -131,7 +140,11 @@ def test_float_for_integer_and_unknown_keywords_are_left_to_jsonschema() -> None
     assert not certainly_valid({"properties": {"a": {"required": True}}}, {})
     # A pattern Python cannot compile (ECMA syntax) is not an exception here either.
     assert not certainly_valid({"type": "string", "pattern": "\\p{L}+("}, "abc")
-    assert not certainly_valid({"anyOf": [{"type": "string"}]}, "a")
+    # anyOf holds when one branch certainly does (the oauth `scopes` key: a string or a list).
+    scopes = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    assert certainly_valid(scopes, "read") and certainly_valid(scopes, ["a", "b"])
+    assert not certainly_valid(scopes, 3) and not certainly_valid(scopes, ["a", 1])
+    assert not certainly_valid({"anyOf": []}, "a")  # malformed: jsonschema decides
 
 
 def test_the_common_valid_cases_are_decided_without_jsonschema() -> None:

@@ -395,10 +395,13 @@ def _build(
 
     # 4. Tool outputs of this turn's earlier rounds.
     if total() > limit and round_list:
-        round_list, elided = _elide_rounds(round_list, total() - limit)
+        round_list, _ = _elide_rounds(round_list, total() - limit)
         rounds_tokens = sum(message_tokens(m) for m in round_list)
-        if elided:
-            dropped.append(f"{elided} tool output{'s' * (elided != 1)} of this turn")
+    # Every output this request leaves out is said, also those an earlier request already left
+    # out (the conversation then holds the placeholder: agent/pruned_outputs.py).
+    elided = _placeholders(round_list)
+    if elided:
+        dropped.append(f"{elided} tool output{'s' * (elided != 1)} of this turn")
 
     if total() > limit:
         needed = int(total() * token_scale)
@@ -410,8 +413,21 @@ def _build(
             "model.context_window"
         )
     kept_history = [m for turn, t in zip(turns, turn_tokens, strict=True) if t for m in turn]
+    earlier = _placeholders(kept_history)
+    if earlier:
+        dropped.append(f"{earlier} tool output{'s' * (earlier != 1)} of earlier turns")
     messages = [*kept_history, _current_message(current, refs), *round_list]
     return BuiltPrompt(system, messages, tuple(dropped), tuple(shrunk), total())
+
+
+def _placeholders(messages: Sequence[Message]) -> int:
+    """How many tool outputs in ``messages`` are the placeholder, not the output."""
+    return sum(
+        1
+        for message in messages
+        for block in message.content
+        if isinstance(block, ToolResultBlock) and block.content == ELIDED
+    )
 
 
 def build_followup_prompt(

@@ -224,11 +224,18 @@ class Client:
         self._ssl: ssl.SSLContext | None = None
         self._draining: dict[asyncio.Task[None], _Connection] = {}
 
-    @contextlib.asynccontextmanager
-    async def stream_post(
+    def stream_post(
         self, url: str, payload: Any, headers: Mapping[str, str]
+    ) -> contextlib.AbstractAsyncContextManager[Response]:
+        """POST ``payload`` as JSON to ``url``; the response's body streams inside the block."""
+        return self.stream("POST", url, payload, headers)
+
+    @contextlib.asynccontextmanager
+    async def stream(
+        self, method: str, url: str, payload: Any, headers: Mapping[str, str]
     ) -> AsyncIterator[Response]:
-        """POST ``payload`` as JSON to ``url``; the response's body streams inside the block.
+        """Send ``method`` to ``url`` with ``payload`` as JSON (None: no body, as for a GET); the
+        response's body streams inside the block.
 
         Raises:
             Timeout: no connection or no data within the timeouts.
@@ -241,16 +248,22 @@ class Client:
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         target = target.replace(" ", "%20")
         # The same encoding as httpx's json=: compact, UTF-8, no NaN.
-        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        body = (
+            ""
+            if payload is None
+            else json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        )
         data = body.encode("utf-8")
         head = {
             "host": parts.netloc,
             **self.headers,
-            "content-type": "application/json",
+            **({} if payload is None else {"content-type": "application/json"}),
             **{name.lower(): value for name, value in headers.items()},
-            "content-length": str(len(data)),
+            **({} if payload is None else {"content-length": str(len(data))}),
         }
-        lines = [f"POST {target} HTTP/1.1", *(f"{name}: {value}" for name, value in head.items())]
+        if method not in ("GET", "POST"):
+            raise TransportError(f"unsupported method {method[:10]!r}")
+        lines = [f"{method} {target} HTTP/1.1", *(f"{n}: {v}" for n, v in head.items())]
         if any(ch in line for line in lines for ch in "\r\n\0"):
             # A line break in a header value (a key pasted with a newline) would split the request.
             raise TransportError("a header name or value contains a line break")

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui import events as ev
-from agent_tui.conversation import Conversation, Message
+from agent_tui.agent.prompt import ELIDED
+from agent_tui.conversation import Conversation, Message, ToolResultBlock
 from agent_tui.state_files import private_fd
 from agent_tui.text_safety import escape_json, one_line
 
@@ -202,7 +203,7 @@ class SessionRecorder:
             return False
         if not written:
             return True
-        return messages[len(written) - 1] is written[-1] and messages[0] is written[0]
+        return _same(written[-1], messages[len(written) - 1]) and _same(written[0], messages[0])
 
     def _compacted(self, conversation: Conversation, upto: int, event: ev.Event) -> None:
         """A compaction replaced ``messages[:upto]`` by a summary: write it as one line.
@@ -237,10 +238,30 @@ class SessionRecorder:
         self.writer.close()
 
 
+def _same(written: Message, now: Message) -> bool:
+    """``now`` is the message written, or it with outputs a request left out replaced by the
+    placeholder (agent/pruned_outputs.py lets them go from memory): the file keeps the output."""
+    if written is now:
+        return True
+    if written.role != now.role or len(written.content) != len(now.content):
+        return False
+    return all(
+        old is new
+        or old == new
+        or (
+            isinstance(old, ToolResultBlock)
+            and isinstance(new, ToolResultBlock)
+            and new.content == ELIDED
+            and new.tool_use_id == old.tool_use_id
+        )
+        for old, new in zip(written.content, now.content, strict=True)
+    )
+
+
 def _common_prefix(a: list[Message], b: list[Message]) -> int:
     n = 0
     for x, y in zip(a, b, strict=False):
-        if x is not y:
+        if not _same(x, y):
             break
         n += 1
     return n

@@ -142,3 +142,39 @@ def test_nothing_is_written_before_the_first_turn(tmp_path: Path) -> None:
     recorder.record(ev.CommandHandled("help", "the commands"), Conversation())
     recorder.sync(Conversation())
     assert not recorder.writer.path.exists()
+
+
+def test_outputs_let_go_from_memory_stay_whole_in_the_file(tmp_path: Path) -> None:
+    """Issue 12 §1: the file holds tool results in full even when later pruned from requests.
+    agent/pruned_outputs.py replaces outputs no request carries by the placeholder in memory;
+    a later tail rewrite (a prompt merged after a cancel) must not rewrite those messages with
+    the placeholder, nor rewind further back than the merged message."""
+    from agent_tui.agent.prompt import ELIDED
+    from agent_tui.agent.pruned_outputs import forget_pruned_outputs
+
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    conv.append_user(user_text("read them all"))
+    for n in range(4):
+        conv.append(Message("assistant", [ToolUseBlock(f"c{n}", "read_file", {"path": "f"})]))
+        conv.append_user(Message("user", [ToolResultBlock(f"c{n}", f"OUTPUT-{n} " * 200)]))
+    recorder.sync(conv)
+    # The last request carried only the newest output: the others are let go from memory.
+    sent = [
+        m if m is conv.messages[-1] else Message(m.role, [
+            ToolResultBlock(b.tool_use_id, ELIDED) if isinstance(b, ToolResultBlock) else b
+            for b in m.content
+        ])
+        for m in conv.messages
+    ]  # fmt: skip
+    assert forget_pruned_outputs(conv, sent) == 3
+    conv.append_user(user_text("ok go on"))  # merged into the last tool-result message
+    recorder.sync(conv)
+    lines = [json.loads(x) for x in recorder.writer.path.read_text().splitlines()]
+    assert [line["to"] for line in lines if line["type"] == "rewind"] == [len(conv.messages) - 1]
+    text = recorder.writer.path.read_text()
+    assert ELIDED not in text
+    assert all(f"OUTPUT-{n}" in text for n in range(4))
+    loaded = load(recorder.writer.path).conversation
+    results = [b for m in loaded.messages for b in m.content if isinstance(b, ToolResultBlock)]
+    assert [r.content.split()[0] for r in results] == [f"OUTPUT-{n}" for n in range(4)]
