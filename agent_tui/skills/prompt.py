@@ -7,6 +7,7 @@ from agent_tui.text_safety import one_line
 
 # The list rides on every request; past this, later skills are named without their descriptions.
 SKILLS_BUDGET = 4_000
+MAX_NAMES_CHARS = 1_000  # the names given without descriptions, past the budget
 
 
 def skills_section(skills: list[Skill], budget: int = SKILLS_BUDGET) -> str:
@@ -29,5 +30,10 @@ def skills_section(skills: list[Skill], budget: int = SKILLS_BUDGET) -> str:
         lines.append(line)
         used += len(line) + 1
     if left_out:
-        lines.append("- also (no room for their descriptions): " + ", ".join(left_out))
+        # Names only, and only so many: a workspace with hundreds of skills still fits.
+        names = ", ".join(left_out)
+        if len(names) > MAX_NAMES_CHARS:
+            names = names[:MAX_NAMES_CHARS].rsplit(", ", 1)[0]
+            names += f" … and {len(left_out) - names.count(', ') - 1} more"
+        lines.append("- also (no room for their descriptions): " + names)
     return "\n".join([head, *lines])
