@@ -85,3 +85,21 @@ def test_a_subfolder_agents_md_linked_outside_is_not_read(
     assert SECRET not in sent
     assert "pkg/sub/AGENTS.md not used: it leads to" in sent
     assert "Pkg rule" in sent  # the folder above still applies
+
+
+def test_an_edit_under_a_subfolder_brings_its_agents_md_too(
+    tmp_path: Path, ws: Path, fake_llm: FakeLLM
+) -> None:
+    edit = {
+        "id": "c1",
+        "name": "replace_string_in_file",
+        "input": {"path": "pkg/sub/b.py", "old_string": "b = 2", "new_string": "b = 3"},
+    }
+    fake_llm.set_script([{"tool_calls": [edit]}, {"text": "done"}])
+
+    proc = _agent(tmp_path, ws, fake_llm, "-p", "edit b", "--yolo")
+
+    assert proc.returncode == 0, proc.stderr
+    assert (ws / "pkg" / "sub" / "b.py").read_text() == "b = 3\n"
+    (result,) = _results(fake_llm)
+    assert '<instructions file=\\"pkg/AGENTS.md\\">' in result
