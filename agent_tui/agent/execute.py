@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
@@ -223,7 +223,19 @@ class CallProcessor:
             result = error_result(
                 f"{item.call.name} crashed with an internal error: {type(exc).__name__}: {exc}"
             )
+        if not result.is_error and item.prepared.paths:
+            result = self._with_folder_instructions(result, item.prepared)
         self._finish(item.call, result, item.prepared.past_tense_message, t0)
+
+    def _with_folder_instructions(self, result: ToolResult, prepared: Prepared) -> ToolResult:
+        """``result`` with the subfolder AGENTS.md files its paths fall under, not yet shown."""
+        from agent_tui.agent.folder_instructions import SHOWN_KEY, folder_instructions
+
+        shown: set[str] = self.deps.session.extras.setdefault(SHOWN_KEY, set())
+        extra = folder_instructions(self.deps.workspace, self.deps.config, prepared.paths, shown)
+        if not extra:
+            return result
+        return replace(result, content=f"{result.content}\n\n{extra}")
 
     async def run(self, calls: list[RawCall]) -> None:
         """Process every call; ``results`` and ``edited`` hold what happened."""

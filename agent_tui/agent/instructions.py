@@ -20,6 +20,12 @@ from agent_tui.tools.workspace_paths import OutsideWorkspace, require_inside
 DEFAULT_INSTRUCTIONS_FILES = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
 # One instructions file may not crowd out the conversation; a longer one is cut with a note.
 MAX_INSTRUCTIONS_CHARS = 24_000
+USER_INSTRUCTIONS = "~/.agent/AGENTS.md"
+
+
+def user_instructions_path() -> Path:
+    """The user-level instructions file, joined to every workspace's system prompt."""
+    return Path(USER_INSTRUCTIONS).expanduser()
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,9 @@ def scan_instructions(
         The files found, in the configured order, and a notice per file skipped as outside.
     """
     found, skipped = [], []
+    user = _read_user_instructions()
+    if user is not None:
+        found.append(user)
     for name in instructions_names(config):
         try:
             path = require_inside(workspace, name)
@@ -90,6 +99,25 @@ def scan_instructions(
             )
         found.append(InstructionsFile(name, text, truncated))
     return found, skipped
+
+
+def _read_user_instructions() -> InstructionsFile | None:
+    """``~/.agent/AGENTS.md``: the user's own instructions for every workspace (read before the
+    workspace's, so a project's instructions come later and win where they differ)."""
+    path = user_instructions_path()
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None  # absent or unreadable: nothing to add
+    if not text:
+        return None
+    truncated = len(text) > MAX_INSTRUCTIONS_CHARS
+    if truncated:
+        text = (
+            text[:MAX_INSTRUCTIONS_CHARS]
+            + f"\n[… {USER_INSTRUCTIONS} cut at {MAX_INSTRUCTIONS_CHARS} characters]"
+        )
+    return InstructionsFile(USER_INSTRUCTIONS, text, truncated)
 
 
 def load_instructions(workspace: Path, config: Any = None) -> list[InstructionsFile]:
@@ -117,12 +145,14 @@ def compose_system_prompt(
     tool_hints: tuple[str, ...] = (),
     instructions: list[InstructionsFile] | None = None,
     server_instructions: str = "",
+    skills: str = "",
 ) -> str:
     """Base prompt + environment + instructions files + participant prompt + tool hints.
 
     The fixed parts come first and the per-turn parts last, so a provider's prompt cache keeps
     hitting on the common prefix. ``instructions``: the files already scanned (None: read them).
-    ``server_instructions``: the MCP servers' section (``mcp.instructions``).
+    ``server_instructions``: the MCP servers' section (``mcp.instructions``). ``skills``: the
+    Agent Skills list (``skills.prompt.skills_section``).
     """
     parts = [base_prompt(), environment_section(workspace)]
     files = load_instructions(workspace, config) if instructions is None else instructions
@@ -134,6 +164,8 @@ def compose_system_prompt(
         parts.extend(f'<instructions file="{f.path}">\n{f.text}\n</instructions>' for f in files)
     if server_instructions:
         parts.append(server_instructions)
+    if skills:
+        parts.append(skills)
     if participant_prompt.strip():
         parts.append(participant_prompt.strip())
     if tool_hints:

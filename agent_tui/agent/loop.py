@@ -20,6 +20,7 @@ from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget, prompt
 from agent_tui.agent.call_progress import CallProgress
 from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.execute import CallProcessor
+from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
@@ -147,6 +148,8 @@ class Agent:
     def reset(self) -> None:
         """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
         self.conversation.clear()
+        # Subfolder AGENTS.md files are given once per conversation: the new one gets them again.
+        self.deps.session.extras.pop(FOLDER_INSTRUCTIONS_SHOWN, None)
         if self.deps.checkpoints is not None:
             self.deps.checkpoints.new_run()  # its turn numbers start again
 

@@ -14,6 +14,7 @@ from agent_tui.commands.builtin import register_builtin_commands
 from agent_tui.commands.checkpoint_cmds import register_checkpoint_commands
 from agent_tui.commands.prompt_files import register_prompt_files, register_templates
 from agent_tui.commands.registry import CommandRegistry
+from agent_tui.commands.skills_cmds import register_skills_commands
 from agent_tui.compaction.command import register_compact_command
 from agent_tui.participants.builtin import builtin_participants, register_user_participants
 from agent_tui.participants.registry import ParticipantRegistry
@@ -66,5 +67,6 @@ def default_registries(config: Any) -> tuple[CommandRegistry, ParticipantRegistr
     register_builtin_commands(commands)
     register_compact_command(commands)
     register_checkpoint_commands(commands)
+    register_skills_commands(commands)
     _register_optional(commands, "agent_tui.commands.approvals_cmds", "register_approval_commands")
     return commands, participants

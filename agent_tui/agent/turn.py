@@ -220,6 +220,7 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
             f"nothing to send: write a request after {after}" if after else "nothing to send"
         )
     instructions, skipped = scan_instructions(deps.workspace, deps.config)
+    skills, skill_notices = _skills(deps, tool_names)
     system = compose_system_prompt(
         deps.workspace,
         deps.config,
@@ -227,9 +228,10 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         tool_hints=tuple(hints),
         instructions=instructions,
         server_instructions=_server_instructions(deps),
+        skills=skills,
     )
     shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
-    notices = tuple(n for n in skipped if n not in shown)
+    notices = tuple(n for n in [*skipped, *skill_notices] if n not in shown)
     shown.update(notices)
     return TurnPlan(
         text=rest.strip(),
@@ -240,6 +242,18 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         command=command_name,
         notices=notices,
     )
+
+
+def _skills(deps: AgentDeps, tool_names: tuple[str, ...] | None) -> tuple[str, list[str]]:
+    """The system prompt's skills list and the skip notices; none when read_skill is not offered."""
+    from agent_tui.skills.discover import find_skills
+    from agent_tui.skills.prompt import skills_section
+
+    offered = "read_skill" in deps.tools and "read_skill" not in deps.tools.disabled
+    if not offered or (tool_names is not None and "read_skill" not in tool_names):
+        return "", []
+    skills, notices = find_skills(deps.workspace)
+    return skills_section(skills), notices
 
 
 def _server_instructions(deps: AgentDeps) -> str:
