@@ -129,7 +129,10 @@ async def drive(agent: Agent, prompt: str, plan: PlannedTurn) -> None:
     async def consume() -> None:
         this = asyncio.current_task()
         assert this is not None
+        waiting: set[str] = set()  # the wait_forever calls: "during a tool" means during one
         async for event in agent.run(prompt):
+            if isinstance(event, ev.ToolCallStarted) and event.name == "wait_forever":
+                waiting.add(event.call_id)
             if isinstance(event, ev.ApprovalRequested):
                 allow = next(approvals, None)
                 if allow is None:  # the ending's approval
@@ -138,7 +141,13 @@ async def drive(agent: Agent, prompt: str, plan: PlannedTurn) -> None:
                     event.decision.set_result(Decision(allow, reason="not now"))
             elif plan.ending == "cancel_while_streaming" and isinstance(event, ev.TextDelta):
                 this.cancel()
-            elif plan.ending == "cancel_during_tool" and isinstance(event, ev.ToolCallDecided):
+            elif (
+                plan.ending == "cancel_during_tool"
+                and isinstance(event, ev.ToolCallDecided)
+                and event.call_id in waiting
+            ):
+                # Not at a call denied earlier in the turn: cancelled there, the next round's
+                # request could reach the server after the next turn had begun and take its turn.
                 this.cancel()
 
     task = asyncio.create_task(consume())
