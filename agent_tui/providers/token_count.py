@@ -15,6 +15,7 @@ endpoint, a timeout, an odd answer) returns None: the caller keeps its estimate.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -76,16 +77,40 @@ def _count(value: Any) -> int:
 
 
 async def _post(url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
+    from agent_tui.providers import http11
+
+    if not http11.suits(url):  # a proxy or user:password: httpx honours them
+        return await _post_httpx(url, body, headers, timeout)
+    # The small client, as the providers use it: no httpx import (~45 ms) on the -p path.
+    client = http11.Client(timeout_s=timeout, connect_timeout_s=timeout, headers={})
+    try:
+        async with asyncio.timeout(timeout):
+            async with client.stream_post(url, body, headers) as response:
+                status, raw = response.status_code, await response.aread()
+    except (http11.TransportError, TimeoutError, OSError) as exc:
+        raise CountFailed(f"POST {url}: {type(exc).__name__} {exc}") from None
+    finally:
+        await client.aclose()
+    return _json_answer(url, status, raw)
+
+
+async def _post_httpx(
+    url: str, body: dict[str, Any], headers: dict[str, str], timeout: float
+) -> Any:
     httpx = import_httpx()
     try:
         async with httpx.AsyncClient(timeout=timeout, headers=headers) as client:
             response = await client.post(url, json=body)
     except httpx.HTTPError as exc:
         raise CountFailed(f"POST {url}: {type(exc).__name__} {exc}") from None
-    if response.status_code != 200:
-        raise CountFailed(f"POST {url}: HTTP {response.status_code}")
+    return _json_answer(url, response.status_code, response.content)
+
+
+def _json_answer(url: str, status: int, raw: bytes) -> Any:
+    if status != 200:
+        raise CountFailed(f"POST {url}: HTTP {status}")
     try:
-        return response.json()
+        return json.loads(raw)
     except ValueError:
         raise CountFailed(f"POST {url}: not JSON") from None
 
