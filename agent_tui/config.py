@@ -83,6 +83,7 @@ class ModelConfig:
     timeout_s: float = 600
     max_retries: int = 4
     text_tool_calls: str = "auto"  # auto | off: read calls a model writes as text (README)
+    count_tokens: str = "auto"  # auto | off: the server's tokenizer near the limit (exact_count)
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None

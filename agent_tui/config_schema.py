@@ -56,6 +56,8 @@ MODEL: dict[str, Any] = {
         # Reading calls from the model's text: every such call still meets the approvals, and
         # "auto" never turns it on for the hosted APIs, so a workspace may choose it.
         "text_tool_calls": {"enum": ["auto", "off"], WORKSPACE: ANY},
+        # Only asks the server already configured to count: nothing new is reached or run.
+        "count_tokens": {"enum": ["auto", "off"], WORKSPACE: ANY},
     },
 }
 

@@ -48,6 +48,18 @@ class ContextBudget:
         base = min(stated) if stated else known_window(model.name) or DEFAULT_CONTEXT_WINDOW
         return min(self.windows.get(model.name, base), base)
 
+    def prompt_limit(self, model: ModelConfig) -> int:
+        """The tokens a request may hold: the window less what is kept for the reply."""
+        window = self.window(model)
+        return window - min(model.max_tokens, window // 2)
+
+    def calibrate(self, model: ModelConfig, built: BuiltPrompt, exact: int) -> None:
+        """Take in the server tokenizer's exact count of ``built`` (agent/exact_count.py)."""
+        if exact <= 0 or built.estimated_tokens <= 0:
+            return
+        scale = min(max(exact / built.estimated_tokens, 1.0), MAX_TOKEN_SCALE)
+        self.token_scale[model.name] = scale
+
     def build(
         self, model: ModelConfig, system: str, messages: list[Message], tools_chars: int
     ) -> BuiltPrompt:
@@ -63,7 +75,7 @@ class ContextBudget:
             context_window=window,
             # A small server (llama.cpp at 4,096) under the default max_tokens (8,192) would leave
             # no room at all: the reply may have at most half of the window.
-            reply_budget=min(model.max_tokens, window // 2),
+            reply_budget=window - self.prompt_limit(model),
             tools_chars=tools_chars,
             token_scale=self.token_scale.get(model.name, 1.0),
         )

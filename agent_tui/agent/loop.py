@@ -19,6 +19,7 @@ from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget, prompt_tokens
 from agent_tui.agent.call_progress import CallProgress
 from agent_tui.agent.context_window import WindowDiscovery
+from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
 from agent_tui.agent.pricing import add_usage, cost_usd
@@ -97,6 +98,7 @@ class Agent:
         self.conversation = Conversation()
         self.budget = ContextBudget()  # the context window and token estimate, per model
         self.window_discovery = WindowDiscovery(_state_dir())  # the window the server says it has
+        self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
         self.total_usage = Usage()
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
@@ -308,6 +310,7 @@ class Agent:
         specs = self.deps.tools.specs(plan.tool_names)
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         overflow: ContextOverflow | None = None  # the server's "too long", once retried
+        recounts = 0  # requests built again because the server counted them over the budget
         if (served := await self.window_discovery.wait(self.model)) is not None:
             self.budget.served[self.model.name] = served[0]
         while True:
@@ -332,6 +335,11 @@ class Agent:
                     limit=overflow.limit,
                     prompt_tokens=overflow.prompt_tokens,
                 ) from None
+            if recounts < 2 and (exact := await self._exact_tokens(built, specs)) is not None:
+                self.budget.calibrate(self.model, built, exact)
+                if exact > self.budget.prompt_limit(self.model):
+                    recounts += 1  # prune (or compact) to the exact count before sending
+                    continue
             if overflow is not None:
                 yield ev.Notice(self.budget.overflow_notice(self.model, overflow), "warning")
             if built.dropped or built.shrunk:
@@ -430,6 +438,16 @@ class Agent:
             temperature=self.model.temperature,
             thinking_budget=self.model.thinking_budget,
             reasoning_effort=self.model.reasoning_effort,
+        )
+
+    async def _exact_tokens(self, built: BuiltPrompt, specs: list[ToolSpec]) -> int | None:
+        """The server's own count of ``built`` when the estimate puts it near the limit."""
+        limit = self.budget.prompt_limit(self.model)
+        if not near_limit(self.budget.scaled(self.model, built), limit):
+            return None
+        found = self.window_discovery.found.get(self.model.name)
+        return await self.exact_counter.count(
+            self.model, self.deps.provider, self._request(built, specs), found[1] if found else None
         )
 
     def _still_too_long(self, exc: ContextOverflow) -> ContextOverflow:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import signal
 import socket
@@ -39,6 +40,7 @@ AZURE_PATH = re.compile(
     r"/openai/deployments/[A-Za-z0-9._-]+/chat/completions\?api-version=[\w.-]+"
 )
 RESPONSES_PATH = "/v1/responses"
+COUNT_PATHS = ("/tokenize", "/v1/messages/count_tokens")
 Turns = list[ScriptTurn] | list[dict[str, Any]] | str | Path
 
 
@@ -101,6 +103,14 @@ class FakeLLM:
         self.context_flavour: str | None = None
         self.n_ctx = 8192
         self.probes: list[str] = []
+        # Token counting with "the model's tokenizer": llama.cpp POST /tokenize (when
+        # context_flavour is "llamacpp") and Anthropic POST /v1/messages/count_tokens, both at
+        # ``chars_per_token`` so a test can tell the client's chars/4 estimate from a count.
+        # ``counts`` lists the paths asked; ``count_status`` answers them with that error
+        # instead; ``count_delay_s`` waits before answering (a slow or hung tokenizer).
+        self.counts: list[str] = []
+        self.count_status: int | None = None
+        self.count_delay_s = 0.0
         self.set_script(turns or [])
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self  # type: ignore[attr-defined]
@@ -304,6 +314,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path in CONTEXT_ROUTES:
             self._context_answer("POST", body)
             return
+        if self.path in COUNT_PATHS:
+            self._count_answer(raw, body)
+            return
         with self.fake._lock:
             self.fake.received.append(
                 {"path": self.path, "headers": dict(self.headers), "body": body}
@@ -365,6 +378,26 @@ class _Handler(BaseHTTPRequestHandler):
             return
         model = str((body or {}).get("model") or "qwen2.5-coder:1.5b")
         self._send_json(200, context_answer(route[0], fake.n_ctx, model))
+
+    def _count_answer(self, raw: bytes, body: Any) -> None:
+        fake = self.fake
+        with fake._lock:
+            fake.counts.append(self.path)
+        if fake.count_delay_s:
+            time.sleep(fake.count_delay_s)
+        tokenize = self.path == "/tokenize"
+        if tokenize and fake.context_flavour != "llamacpp":
+            self._send_json(404, wire_openai.error_body(404, "File Not Found"))
+        elif fake.count_status is not None:
+            wire: Any = wire_openai if tokenize else wire_anthropic
+            self._send_json(fake.count_status, wire.error_body(fake.count_status, "no counting"))
+        elif tokenize:
+            # llama.cpp answers with the token ids; only their number matters here.
+            content = str(body.get("content", "")) if isinstance(body, dict) else ""
+            n = math.ceil(len(content) / fake.chars_per_token)
+            self._send_json(200, {"tokens": [151643 - i % 1000 for i in range(n)]})
+        else:
+            self._send_json(200, {"input_tokens": int(len(raw) / fake.chars_per_token)})
 
     def _key(self, openai: bool) -> str:
         # Anthropic takes x-api-key (our httpx transport) or a Bearer token (its SDK since 2.x).
