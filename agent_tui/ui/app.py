@@ -38,6 +38,8 @@ from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.quit_flow import QuitFlow
 from agent_tui.ui.rewind_flow import RewindFlow
+from agent_tui.ui.shell_command import ShellCard, shell_command
+from agent_tui.ui.shell_command import run_into as run_shell_into
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
@@ -250,7 +252,10 @@ class AgentApp(App[int]):
         await self.submit(event.text)
 
     async def submit(self, text: str) -> None:
-        """Show ``text`` and run it: a local slash command, or a turn of the agent."""
+        """Show ``text`` and run it: ``!command``, a local slash command, or a turn of the agent."""
+        if (shell := shell_command(text)) is not None:
+            self.turn_worker = self.run_shell(shell)
+            return
         self.rewind_flow.before_prompt()
         await self.transcript.add(UserMessage(text))
         parsed = split_command(text)
@@ -263,6 +268,15 @@ class AgentApp(App[int]):
                 names = ", ".join(i.name for i in images)
                 await self.transcript.add(Note(f"🖼 attached: {names}"))
             self.turn_worker = self.run_turn(text, images)
+
+    @work(exclusive=True, group="turn")
+    async def run_shell(self, command: str) -> None:
+        from agent_tui.tools.base import ToolContext
+
+        card = ShellCard(command)
+        await self.transcript.add(card)
+        deps = self.agent.deps
+        await run_shell_into(card, ToolContext(deps.workspace, deps.session, deps.config))
 
     @work(exclusive=True, group="turn")
     async def run_command(self, command: Any, args: str, text: str) -> None:
