@@ -81,6 +81,10 @@ def _action(name: str) -> Handler:
     return run
 
 
+async def _copy(ctx: CommandContext, args: str) -> CommandResult:
+    return CommandResult(action="copy", data={"args": args})
+
+
 async def _model(ctx: CommandContext, args: str) -> CommandResult:
     # With an alias ("/model fast") the TUI may switch at once; without one it opens the picker.
     return CommandResult(action="pick_model", data={"model": args} if args else {})
@@ -114,6 +118,13 @@ BUILTIN_COMMANDS = (
         interactive_only=True,
     ),
     SlashCommand("exit", "Quit agent-tui", _action("exit"), interactive_only=True),
+    SlashCommand(
+        "copy",
+        "Copy the last answer (OSC 52); N copies entry N of `/copy pick`, a list of answers and code",
+        _copy,
+        args_hint="[N|pick]",
+        interactive_only=True,
+    ),
 )
 
 

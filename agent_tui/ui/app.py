@@ -34,6 +34,7 @@ from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.local_commands import UiCommandContext, split_command
+from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.quit_flow import QuitFlow
@@ -362,6 +363,7 @@ class AgentApp(App[int]):
                 else:
                     self.rewind_flow.turn_kept(self.agent.last_prompt_index)
                 self._set_busy(False)
+                notify_if_away(self, turn_end_message(self.agent.conversation))
                 self.title = APP_TITLE
 
     def _mark_unanswered(self) -> None:
@@ -393,7 +395,8 @@ class AgentApp(App[int]):
         """Signal (bell, window title) and ask with the approval modal."""
         from agent_tui.ui.screens.approval import ApprovalScreen
 
-        self.bell()
+        if not notify_if_away(self, f"approve {event.name}?"):
+            self.bell()
         self.title = f"{APP_TITLE} — approval needed"
         self._set_terminal_title(f"agent-tui: approve {event.name}?")
         schema, parts = None, None
@@ -454,6 +457,10 @@ class AgentApp(App[int]):
             await self._pick_model(str(data.get("model") or ""))
         elif action == "trust":
             await self.apply_trust(bool(data.get("trusted")))
+        elif action == "copy":
+            from agent_tui.ui import copy_flow
+
+            await self.transcript.add(Note(await copy_flow.copy(self, str(data.get("args", "")))))
         elif action == "open_approvals":
             from agent_tui.ui.screens.approvals import ApprovalsScreen
 
