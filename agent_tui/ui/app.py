@@ -33,6 +33,7 @@ from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.control_filter import ControlCharFilter
+from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
 from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import type_into_prompt
@@ -84,7 +85,9 @@ class AgentApp(App[int]):
     _control_filter = ControlCharFilter()  # stateless: one for every app
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
+        Binding("escape", "edit_previous", "Edit previous prompt", show=False),  # when idle
         Binding("ctrl+t", "tools", "Tools"),
+        Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
         Binding("f1", "help", "Help"),
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
         Binding("ctrl+q", "quit", "Quit", show=False),
@@ -110,6 +113,7 @@ class AgentApp(App[int]):
         self.quit_flow = QuitFlow(self)
         self.clear_flow = ClearFlow(self)
         self.rewind_flow = RewindFlow(self)
+        self.previous_prompt = PreviousPromptOffer()  # Esc Esc on an empty prompt
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
@@ -229,6 +233,10 @@ class AgentApp(App[int]):
 
     def on_key(self, event: events.Key) -> None:
         type_into_prompt(self, event)  # keys no widget used: typed text goes back to the prompt
+
+    @on(PromptInput.Changed)
+    def _prompt_changed(self) -> None:
+        self.previous_prompt.disarm()  # the Esc-Esc offer is for two presses in a row
 
     @on(PromptInput.ScrollRequested)
     def _scroll_transcript(self, event: PromptInput.ScrollRequested) -> None:
@@ -389,6 +397,8 @@ class AgentApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_turn" and not self.status.busy:
             return False
+        if action == "edit_previous" and self.status.busy:
+            return False
         return True
 
     async def ask_approval(self, event: ev.ApprovalRequested) -> Decision:
@@ -432,6 +442,14 @@ class AgentApp(App[int]):
     def action_cancel_turn(self) -> None:
         if self.turn_worker is not None and not self.turn_worker.is_finished:
             self.turn_worker.cancel()
+
+    def action_edit_previous(self) -> None:
+        if not self.prompt_input.text:
+            said = self.transcript.query(UserMessage)
+            self.previous_prompt.escape(self, said.last().text if said else "")
+
+    def action_edit_in_editor(self) -> None:
+        edit_prompt_in_editor(self)
 
     # ---- UI actions (from commands and keys) ---------------------------------------------
 
