@@ -71,8 +71,26 @@ def test_mentions_outside_the_workspace_are_refused(
     assert fake_llm.requests == []
 
 
-def test_mentions_that_name_no_file_stay_text(ws: Path, fake_llm: FakeLLM) -> None:
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "ask @alice about @types/node, mail bob@x.org",
+        "decode @" + "QUFB" * 200,  # longer than a file name may be: text, not a crash
+        "see @" + "x" * 300 + " mid-sentence",
+        "use @property and @dataclass(frozen=True) here",
+    ],
+)
+def test_mentions_that_name_no_file_stay_text(ws: Path, fake_llm: FakeLLM, prompt: str) -> None:
     fake_llm.set_script([{"text": "ok"}])
-    proc = run(ws, fake_llm, "anthropic", "-p", "ask @alice about @types/node, mail bob@x.org")
+    proc = run(ws, fake_llm, "anthropic", "-p", prompt)
     assert proc.returncode == 0, proc.stderr
-    assert "ask @alice about @types/node" in json.dumps(fake_llm.requests[0])
+    assert prompt in json.dumps(fake_llm.requests[0])
+
+
+def test_a_first_word_naming_nothing_is_still_an_unknown_participant(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    for word in ("@nobody", "@" + "x" * 300):  # too long for a file name: no crash either
+        proc = run(ws, fake_llm, "anthropic", "-p", f"{word} hello")
+        assert proc.returncode == 2 and "unknown participant" in proc.stderr, proc.stderr
+    assert fake_llm.requests == []

@@ -50,7 +50,12 @@ def names_workspace_file(ctx: ReferenceContext, path: str) -> bool:
         full = ctx.tool_context.resolve(path)
     except ToolError as exc:
         raise UsageError(f"@{path}: {exc}") from None
-    return full.is_file()
+    except (OSError, ValueError):  # a name too long for the OS, a NUL: no such file, just text
+        return False
+    try:
+        return full.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 async def resolve_mentions(ctx: ReferenceContext, text: str) -> list[Reference]:
