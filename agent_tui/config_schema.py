@@ -263,7 +263,11 @@ SCHEMA: dict[str, Any] = {
             WORKSPACE: ANY,
             "type": "object",
             "additionalProperties": False,
-            "properties": {"theme": {"enum": ["dark", "light"]}},
+            "properties": {
+                "theme": {"enum": ["dark", "light"]},
+                # Only how the user is told a turn ended: harmless from a workspace.
+                "notify": {"enum": ["off", "bell", "desktop"], WORKSPACE: ANY},
+            },
         },
     },
 }

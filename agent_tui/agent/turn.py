@@ -15,6 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.agent.instructions import compose_system_prompt, scan_instructions
+from agent_tui.agent.mentions import names_workspace_file, resolve_mentions, shadowed_file_notice
 from agent_tui.agent.references import (
     Reference,
     ReferenceContext,
@@ -22,6 +23,7 @@ from agent_tui.agent.references import (
     builtin_reference_registry,
     find_tokens,
 )
+from agent_tui.agent.user_shell import take_pending
 from agent_tui.commands.registry import CommandRegistry, CommandResult
 from agent_tui.errors import UsageError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
@@ -100,11 +102,23 @@ def resolve_tool_names(tools: ToolRegistry, entries: Iterable[str]) -> tuple[str
     return tuple(dict.fromkeys(names))
 
 
-def _split_participant(text: str, participants: ParticipantRegistry) -> tuple[Participant, str]:
+def _split_participant(
+    text: str, participants: ParticipantRegistry, context: ReferenceContext
+) -> tuple[Participant, str]:
     match = _PARTICIPANT.match(text)
     if match is None:
         return _participant(participants, ""), text
-    return _participant(participants, match.group(1)), text[match.end() :]
+    name = match.group(1)
+    if participants.get(name) is None and names_workspace_file(context, name):
+        return _participant(participants, ""), text  # "@Makefile": a file mention, kept in the text
+    return _participant(participants, name), text[match.end() :]
+
+
+def _reference_context(agent: Agent) -> ReferenceContext:
+    deps = agent.deps
+    return ReferenceContext(
+        deps.workspace, deps.session, ToolContext(deps.workspace, deps.session, deps.config)
+    )
 
 
 def _participant(participants: ParticipantRegistry, name: str) -> Participant:
@@ -133,9 +147,7 @@ async def _resolve_references(
     """Resolve every ``#token`` in text; return the references and the tool names hinted at."""
     deps = agent.deps
     kinds = reference_registry(agent)
-    context = ReferenceContext(
-        deps.workspace, deps.session, ToolContext(deps.workspace, deps.session, deps.config)
-    )
+    context = _reference_context(agent)
     references: list[Reference] = []
     hints: list[str] = []
     for token in find_tokens(text):
@@ -157,6 +169,7 @@ async def _resolve_references(
             )
         hints.append(manifest.name)
         references.append(Reference("tool", f"#{token.name}", ""))
+    references += await resolve_mentions(context, text)
     unique = {ref.label: ref for ref in references}  # the same #file twice is attached once
     return list(unique.values()), list(dict.fromkeys(hints))
 
@@ -177,7 +190,9 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
             (missing file, not a git repo, no terminal command yet), or nothing left to send.
     """
     deps = agent.deps
-    participant, rest = _split_participant(text.strip(), deps.participants)
+    context = _reference_context(agent)
+    participant, rest = _split_participant(text.strip(), deps.participants, context)
+    shadowed = shadowed_file_notice(context, participant.name) if participant.name else ""
     command_name = ""
     tools_override: list[str] | None = None
     match = _COMMAND.match(rest)
@@ -233,11 +248,13 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
     shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
     notices = tuple(n for n in [*skipped, *skill_notices] if n not in shown)
     shown.update(notices)
+    notices += (shadowed,) * bool(shadowed)
+    ran = take_pending(deps.session)  # `!command` output the user ran since the last prompt
     return TurnPlan(
         text=rest.strip(),
         system_prompt=system,
         tool_names=tool_names,
-        references=tuple(references),
+        references=(*ran, *references),
         participant=participant.name,
         command=command_name,
         notices=notices,

@@ -30,6 +30,16 @@ def _commands_table(commands: list[SlashCommand], prefix: str = "") -> list[str]
     return rows
 
 
+# The app's editing keys (issue 17); README "The app" lists the same.
+INPUT_HELP = (
+    "| `!command` | runs a shell command yourself (no model, no approval); its output goes "
+    "with your next prompt |",
+    "| Ctrl+G | edits the prompt in `$VISUAL` / `$EDITOR` |",
+    "| Esc Esc | on an empty prompt: brings back the previous prompt to edit |",
+    "| `/copy` | copies the last answer (OSC 52); `/copy pick` chooses an answer or code block |",
+)
+
+
 def help_markdown(agent: Any) -> str:
     """The /help text: commands, participants and their commands, references, instructions files."""
     from agent_tui.agent.instructions import instructions_names, scan_instructions
@@ -58,6 +68,8 @@ def help_markdown(agent: Any) -> str:
         usage = f"#{kind.name}" + (f":{kind.args_hint}" if kind.args_hint else "")
         out.append(f"| `{_cell(usage)}` | {_cell(kind.description)} |")
     out.append("| `#<tool>` | asks the model to use that tool this turn (e.g. `#grep_search`) |")
+    out.append("| `@path` | a workspace file, like `#file:` (a participant of that name wins) |")
+    out += ["", "## Input", "| key or prefix | does |", "| --- | --- |", *INPUT_HELP]
     files, skipped = scan_instructions(deps.workspace, deps.config)
     loaded = [f.path for f in files]
     looked_for = ", ".join(instructions_names(deps.config))
@@ -79,6 +91,10 @@ def _action(name: str) -> Handler:
         return CommandResult(action=name)
 
     return run
+
+
+async def _copy(ctx: CommandContext, args: str) -> CommandResult:
+    return CommandResult(action="copy", data={"args": args})
 
 
 async def _model(ctx: CommandContext, args: str) -> CommandResult:
@@ -114,6 +130,13 @@ BUILTIN_COMMANDS = (
         interactive_only=True,
     ),
     SlashCommand("exit", "Quit agent-tui", _action("exit"), interactive_only=True),
+    SlashCommand(
+        "copy",
+        "Copy the last answer (OSC 52); N copies entry N of `/copy pick`, a list of answers and code",
+        _copy,
+        args_hint="[N|pick]",
+        interactive_only=True,
+    ),
 )
 
 

@@ -33,11 +33,15 @@ from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.control_filter import ControlCharFilter
+from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
 from agent_tui.ui.local_commands import UiCommandContext, split_command
+from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.quit_flow import QuitFlow
 from agent_tui.ui.rewind_flow import RewindFlow
+from agent_tui.ui.shell_command import ShellCard, shell_command
+from agent_tui.ui.shell_command import run_into as run_shell_into
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
@@ -81,7 +85,9 @@ class AgentApp(App[int]):
     _control_filter = ControlCharFilter()  # stateless: one for every app
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
+        Binding("escape", "edit_previous", "Edit previous prompt", show=False),  # when idle
         Binding("ctrl+t", "tools", "Tools"),
+        Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
         Binding("f1", "help", "Help"),
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
         Binding("ctrl+q", "quit", "Quit", show=False),
@@ -107,6 +113,7 @@ class AgentApp(App[int]):
         self.quit_flow = QuitFlow(self)
         self.clear_flow = ClearFlow(self)
         self.rewind_flow = RewindFlow(self)
+        self.previous_prompt = PreviousPromptOffer()  # Esc Esc on an empty prompt
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
@@ -227,6 +234,10 @@ class AgentApp(App[int]):
     def on_key(self, event: events.Key) -> None:
         type_into_prompt(self, event)  # keys no widget used: typed text goes back to the prompt
 
+    @on(PromptInput.Changed)
+    def _prompt_changed(self) -> None:
+        self.previous_prompt.disarm()  # the Esc-Esc offer is for two presses in a row
+
     @on(PromptInput.ScrollRequested)
     def _scroll_transcript(self, event: PromptInput.ScrollRequested) -> None:
         transcript = self.transcript
@@ -250,7 +261,10 @@ class AgentApp(App[int]):
         await self.submit(event.text)
 
     async def submit(self, text: str) -> None:
-        """Show ``text`` and run it: a local slash command, or a turn of the agent."""
+        """Show ``text`` and run it: ``!command``, a local slash command, or a turn of the agent."""
+        if (shell := shell_command(text)) is not None:
+            self.turn_worker = self.run_shell(shell)
+            return
         self.rewind_flow.before_prompt()
         await self.transcript.add(UserMessage(text))
         parsed = split_command(text)
@@ -263,6 +277,15 @@ class AgentApp(App[int]):
                 names = ", ".join(i.name for i in images)
                 await self.transcript.add(Note(f"🖼 attached: {names}"))
             self.turn_worker = self.run_turn(text, images)
+
+    @work(exclusive=True, group="turn")
+    async def run_shell(self, command: str) -> None:
+        from agent_tui.tools.base import ToolContext
+
+        card = ShellCard(command)
+        await self.transcript.add(card)
+        deps = self.agent.deps
+        await run_shell_into(card, ToolContext(deps.workspace, deps.session, deps.config))
 
     @work(exclusive=True, group="turn")
     async def run_command(self, command: Any, args: str, text: str) -> None:
@@ -348,6 +371,7 @@ class AgentApp(App[int]):
                 else:
                     self.rewind_flow.turn_kept(self.agent.last_prompt_index)
                 self._set_busy(False)
+                notify_if_away(self, turn_end_message(self.agent.conversation))
                 self.title = APP_TITLE
 
     def _mark_unanswered(self) -> None:
@@ -373,13 +397,16 @@ class AgentApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_turn" and not self.status.busy:
             return False
+        if action == "edit_previous" and self.status.busy:
+            return False
         return True
 
     async def ask_approval(self, event: ev.ApprovalRequested) -> Decision:
         """Signal (bell, window title) and ask with the approval modal."""
         from agent_tui.ui.screens.approval import ApprovalScreen
 
-        self.bell()
+        if not notify_if_away(self, f"approve {event.name}?"):
+            self.bell()
         self.title = f"{APP_TITLE} — approval needed"
         self._set_terminal_title(f"agent-tui: approve {event.name}?")
         schema, parts = None, None
@@ -416,6 +443,14 @@ class AgentApp(App[int]):
         if self.turn_worker is not None and not self.turn_worker.is_finished:
             self.turn_worker.cancel()
 
+    def action_edit_previous(self) -> None:
+        if not self.prompt_input.text:
+            said = self.transcript.query(UserMessage)
+            self.previous_prompt.escape(self, said.last().text if said else "")
+
+    def action_edit_in_editor(self) -> None:
+        edit_prompt_in_editor(self)
+
     # ---- UI actions (from commands and keys) ---------------------------------------------
 
     async def do_action(self, action: str, data: dict[str, Any]) -> None:
@@ -440,6 +475,10 @@ class AgentApp(App[int]):
             await self._pick_model(str(data.get("model") or ""))
         elif action == "trust":
             await self.apply_trust(bool(data.get("trusted")))
+        elif action == "copy":
+            from agent_tui.ui import copy_flow
+
+            await self.transcript.add(Note(await copy_flow.copy(self, str(data.get("args", "")))))
         elif action == "open_approvals":
             from agent_tui.ui.screens.approvals import ApprovalsScreen
 

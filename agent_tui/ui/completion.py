@@ -1,4 +1,4 @@
-"""What the prompt input offers as you type: `/` commands, `@` participants, `#` references.
+"""What the prompt input offers as you type: `/` commands, `@` participants and files, `#` references.
 
 Pure logic over the agent's registries (no Textual here), so it is cheap to test. File paths for
 ``#file:`` come from ``rg --files`` when ripgrep is available, else a capped walk of the workspace;
@@ -134,8 +134,10 @@ class Completer:
         if word.startswith("/") and (not leading or (len(leading) == 1 and leading[0][:1] == "@")):
             participant = leading[0][1:] if leading else ""
             return start, self._commands(word[1:], participant)
-        if word.startswith("@") and not leading:
-            return start, self._participants(word[1:])
+        if word.startswith("@"):
+            # Participants only as the first word (where they route); files anywhere (@path).
+            people = self._participants(word[1:]) if not leading else []
+            return start, (people + self._mentions(word[1:]))[:MAX_SHOWN]
         if word.startswith("#"):
             return start, self._references(word[1:])
         return start, []
@@ -151,6 +153,15 @@ class Completer:
             Completion(f"@{p.name} ", f"@{p.name}", p.description)
             for p in self.agent.deps.participants.complete(prefix)[:MAX_SHOWN]
         ]
+
+    def _mentions(self, query: str) -> list[Completion]:
+        offers = []
+        for path in fuzzy_filter(query, self.files):
+            # A mention ends at whitespace: a path with spaces is offered in the #file: form.
+            mention = f"@{path}" if not any(ch.isspace() for ch in path) else None
+            written = mention or f"#file:{quote_path(path)}"
+            offers.append(Completion(f"{written} ", written, "file"))
+        return offers
 
     def _references(self, query: str) -> list[Completion]:
         if query.startswith("file:"):

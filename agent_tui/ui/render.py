@@ -119,6 +119,9 @@ class TurnView:
             self.status.cost_usd = event.cost_usd
             self.status.context_tokens = event.context_tokens
             self.status.context_window = event.context_window
+        elif isinstance(event, ev.TurnStarted) and event.references:
+            # The chips: what was attached, in the form that says what it is (an @path as #file:).
+            await self.transcript.add(Note(f"attached {', '.join(event.references)}"))
         elif isinstance(event, ev.Notice):
             await self.end_answer()
             if event.action == "continue":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from textual.widgets import Static
@@ -624,3 +625,27 @@ async def test_model_command_switches_by_alias_and_from_the_picker(
         await send(pilot, "hi")
         await wait_idle(pilot)
         assert app.query(AssistantMessage).last().text == "from the fast model"
+
+
+async def test_at_completion_offers_participants_and_files_and_attaches_the_file(
+    make_agent: MakeAgent,
+) -> None:
+    h = make_agent([{"text": "ok"}])
+    (h.workspace / "src").mkdir()
+    (h.workspace / "src" / "loader.py").write_text("LOADER_MARKER = 1\n")
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: "src/loader.py" in app.completer.files, "the file list")
+        prompt = app.query_one("PromptInput")
+        _, offers = app.completer.complete("@w")
+        assert "@workspace" in [o.label for o in offers]  # participants and files together
+        await pilot.press(*"explain @ldr")
+        assert app.query_one("CompletionList").has_class("-shown")
+        await pilot.press("tab")
+        assert prompt.text == "explain @src/loader.py "  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_idle(pilot)
+        notes = [n.text for n in app.query(Note)]
+        assert "attached #file:src/loader.py" in notes
+        sent = json.dumps(h.agent.conversation.to_json())
+        assert "LOADER_MARKER" in sent

@@ -54,3 +54,24 @@ def test_tmux_quit_mid_turn_exits_0_without_a_traceback(moment: str) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux quit check: OK" in proc.stdout
+
+
+def test_tmux_at_path_mention_completes_and_attaches() -> None:
+    """``@ldr`` + Tab completes to the file; sent, the file is attached (issue 17 §4)."""
+    if shutil.which("tmux") is None:
+        missing("tmux is not installed")
+    proc = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "tmux_mention_check.sh")],
+        cwd=ROOT,
+        env={
+            "PATH": "/usr/bin:/bin:/usr/local/bin",
+            "PYTHON": sys.executable,
+            "TERM": "xterm-256color",
+        },
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux mention check: OK" in proc.stdout

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Real-terminal check of @path mentions (issue 17 §4): in tmux on the scripted provider, type
+# "explain @ldr", complete it with Tab to the workspace file, send it, and check the transcript
+# says the file was attached; then "@Makefile what builds?" as the first word is a file, not an
+# unknown participant.
+#
+# Usage: scripts/tmux_mention_check.sh   ("tmux mention check: OK" on success)
+# Env:   PYTHON (default: .venv/bin/python), TMUX_CHECK_TIMEOUT, TMUX_CHECK_KEEP=1 (see tmux_lib.sh)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+py=${PYTHON:-$root/.venv/bin/python}
+work=$(mktemp -d)
+session="agent-tui-mention-$$"
+# shellcheck source=scripts/tmux_lib.sh
+source "$root/scripts/tmux_lib.sh"
+trap cleanup EXIT
+
+mkdir -p "$work/ws/src" "$work/home" "$work/state"
+printf 'x = 1\n' >"$work/ws/src/loader.py"
+printf 'all:\n\ttrue\n' >"$work/ws/Makefile"
+printf '[{"text": "FIRST-ANSWER"}, {"text": "SECOND-ANSWER"}]\n' >"$work/script.json"
+
+tm new-session -d -s "$session" -x 100 -y 30 \
+    "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' \
+     PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
+     ; echo AGENT-TUI-EXITED \$?; sleep 60"
+
+wait_for "Ask anything" "the app's first frame"
+tm send-keys -t "$session" -l "explain @ldr"
+wait_for "@src/loader.py" "the @ completion offering the file"
+tm send-keys -t "$session" Tab
+tm send-keys -t "$session" Enter
+wait_for "attached #file:src/loader.py" "the attachment note"
+wait_for "FIRST-ANSWER" "the answer"
+tm send-keys -t "$session" -l "@Makefile what builds?"
+tm send-keys -t "$session" Escape  # close the completion list; Enter then sends
+tm send-keys -t "$session" Enter
+wait_for "attached #file:Makefile" "the first-word mention attached"
+wait_for "SECOND-ANSWER" "the second answer"
+if pane_history | grep -qF "unknown participant"; then fail "@Makefile was taken as a participant"; fi
+echo "tmux mention check: OK"
