@@ -83,8 +83,11 @@ def denial_result(decision: Decision) -> ToolResult:
 class CallProcessor:
     """Runs one round's tool calls, reporting every step as events through ``emit``."""
 
-    def __init__(self, deps: AgentDeps, allowed: Iterable[str] | None, emit: Emit) -> None:
+    def __init__(
+        self, deps: AgentDeps, allowed: Iterable[str] | None, emit: Emit, agent: Any = None
+    ) -> None:
         self.deps = deps
+        self.agent = agent  # the running Agent, for run_agent (None: no sub-agents)
         self.allowed = set(allowed) if allowed is not None else None
         self.emit = emit
         self.results: dict[str, ToolResult] = {}
@@ -103,6 +106,9 @@ class CallProcessor:
             self.deps.config,
             on_output=on_output,
             on_progress=on_progress,
+            agent=self.agent,
+            call_id=call_id,
+            on_event=self.emit,
         )
 
     def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:
