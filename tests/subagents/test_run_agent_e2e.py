@@ -227,3 +227,34 @@ def test_agent_files_leading_outside_the_workspace_are_not_read(
     sent = json.dumps(fake_llm.requests)
     assert "SECRET" not in sent
     assert "leak" not in sent
+
+
+def test_the_sub_agents_usage_counts_into_the_turn(ws: Path, fake_llm: FakeLLM) -> None:
+    def used(turn: dict[str, Any], tokens: int) -> dict[str, Any]:
+        return {**turn, "usage": {"input_tokens": tokens, "output_tokens": tokens // 10}}
+
+    fake_llm.set_script(
+        [
+            used(delegate("explore", "look"), 100),
+            used({"tool_calls": [{"id": "c1", "name": "list_dir", "input": {"path": "."}}]}, 1000),
+            used({"text": "CHILD: one file"}, 1000),
+            used({"text": "done"}, 100),
+        ]
+    )
+    proc = run(ws, fake_llm, "-p", "look around")
+    assert proc.returncode == 0, proc.stderr
+    usage = result_of(proc)["usage"]
+    assert usage["input_tokens"] == 2200
+    assert usage["output_tokens"] == 220
+
+
+def test_an_unknown_model_alias_is_reported_to_the_model(ws: Path, fake_llm: FakeLLM) -> None:
+    (ws / ".agent" / "agents" / "big.md").write_text(
+        "---\nname: big\ndescription: d\nmodel: no-such-alias\n---\nBIG\n"
+    )
+    fake_llm.set_script([delegate("big", "x"), {"text": "done"}])
+    proc = run(ws, fake_llm, "-p", "go")
+    assert proc.returncode == 0, proc.stderr
+    (result,) = tool_results(fake_llm.requests[1])
+    assert result.get("is_error") is True
+    assert "'no-such-alias', which is not a [models.*] alias" in json.dumps(result["content"])

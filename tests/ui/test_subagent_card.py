@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,52 @@ async def test_nested_card_appears_asks_for_approval_and_collapses(
         await pilot.pause()
         assert not nested.collapsed
     assert (workspace / "made.txt").read_text() == "from the sub-agent\n"
+
+
+async def test_escape_cancels_the_sub_run_and_the_conversation_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    workspace = tmp_path / "ws"
+    (workspace / ".agent" / "agents").mkdir(parents=True)
+    (workspace / ".agent" / "agents" / "runner.md").write_text(
+        "---\nname: runner\ndescription: runs\ntools: Bash\n---\nYou run commands.\n"
+    )
+    slow = {"command": "sleep 30 && touch late.txt"}
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "p1", "name": "run_agent", "input": {"agent": "runner", "task": "go"}}
+                ]
+            },
+            {"tool_calls": [{"id": "c1", "name": "run_in_terminal", "input": slow}]},
+            {"text": "after"},
+        ]
+    )
+    layer = {"model": {"provider": "anthropic", "name": "claude-x", "base_url": fake_llm.url}}
+    config = load_config(
+        workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=tmp_path / "no-rc"
+    )
+    app = AgentApp(build_agent(config, yolo=True))
+
+    def nested_running() -> bool:
+        cards = app.query(SubagentCard)
+        return bool(cards) and any(c.state.status == "running" for c in cards[0].query(ToolCard))
+
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, "delegate")
+        await wait_until(pilot, nested_running, "the sub-agent's command to run")
+        await pilot.press("escape")
+        await wait_idle(pilot)
+        nested = app.query_one(SubagentCard)
+        assert nested.collapsed and "failed" in str(nested.title)
+        outer = [c for c in app.query(ToolCard) if c.state.name == "run_agent"][0]
+        assert outer.state.status != "running"
+        await send(pilot, "again")
+        await wait_idle(pilot)
+    last = json.dumps(fake_llm.requests[-1]["messages"])
+    assert "cancelled" in last and '"p1"' in last
+    assert not (workspace / "late.txt").exists()
