@@ -297,5 +297,5 @@ class SubagentEvent(Event):
             "type": self.type,
             "agent": self.agent,
             "call_id": self.call_id,
-            "event": self.inner.to_json(),
+            "inner": self.inner.to_json(),
         }

@@ -258,3 +258,30 @@ def test_an_unknown_model_alias_is_reported_to_the_model(ws: Path, fake_llm: Fak
     (result,) = tool_results(fake_llm.requests[1])
     assert result.get("is_error") is True
     assert "'no-such-alias', which is not a [models.*] alias" in json.dumps(result["content"])
+
+
+def test_stream_json_carries_the_sub_runs_events_and_the_session_skips_them(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([delegate("explore", "look"), {"text": "CHILD-TEXT"}, {"text": "done"}])
+    env = {"AGENT_TUI_STATE_DIR": str(ws.parent / "state"), "HOME": str(ws.parent / "home")}
+    flags = ["--provider", "anthropic", "--base-url", fake_llm.url, "--model", "m"]
+    proc = run_cli(
+        ws,
+        *flags,
+        "-p",
+        "go",
+        "--output-format",
+        "stream-json",
+        env={**env, "ANTHROPIC_API_KEY": "k"},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    nested = [line for line in lines if line["type"] == "subagent_event"]
+    assert nested and {n["agent"] for n in nested} == {"explore"}
+    assert {n["call_id"] for n in nested} == {"call_parent"}
+    assert nested[-1]["inner"]["type"] == "turn_finished"
+    assert nested[-1]["inner"]["text"] == "CHILD-TEXT"
+    saved = "".join(p.read_text() for p in (ws.parent / "state").rglob("*.jsonl"))
+    assert saved and "subagent_event" not in saved
