@@ -25,6 +25,8 @@ WORKSPACE_DIRS = (".claude/agents", ".agent/agents")
 RUN_AGENT = "run_agent"
 
 # Claude Code's tool names -> ours. An edit tool there is several here.
+# Claude Code's model aliases: used as ours when [models.*] has them, else the parent's model.
+CLAUDE_MODELS = ("sonnet", "opus", "haiku")
 CLAUDE_TOOLS: dict[str, tuple[str, ...]] = {
     "Bash": ("run_in_terminal", "get_terminal_output", "kill_terminal"),
     "Read": ("read_file",),
@@ -64,6 +66,8 @@ class AgentSpec:
     tools: tuple[str, ...] | None = None
     model: str = "inherit"
     source: str = "built-in"
+    disallowed: tuple[str, ...] = ()  # Claude Code's disallowedTools, mapped
+    disabled: bool = False
 
 
 EXPLORE = AgentSpec(
@@ -86,6 +90,8 @@ def map_tools(entries: list[str] | str | None) -> tuple[str, ...] | None:
             continue
         if entry == "*":
             return None
+        if entry.split("(")[0] in ("Task", "Agent"):
+            continue  # Claude Code's "start a sub-agent" tools: depth is 1 here
         names.extend(CLAUDE_TOOLS.get(entry, (entry,)))
     return tuple(n for n in dict.fromkeys(names) if n != RUN_AGENT)
 
@@ -108,6 +114,8 @@ def read_agent_file(path: Path) -> AgentSpec:
         )
     model = meta.get("model") or "inherit"
     return AgentSpec(
+        disallowed=map_tools(meta.get("disallowedTools")) or (),
+        disabled=str(meta.get("disabled", "")).lower() == "true",
         name=name,
         description=str(meta.get("description") or f"custom agent {name}"),
         prompt=body.strip(),
@@ -142,5 +150,8 @@ def load_agents(
             except ConfigError as exc:
                 notices.append(f"agent file skipped: {exc}")
                 continue
-            agents[spec.name] = spec
+            if spec.disabled:
+                agents.pop(spec.name, None)  # `disabled: true` hides it (and a user one under it)
+            else:
+                agents[spec.name] = spec
     return agents, notices

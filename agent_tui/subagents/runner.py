@@ -17,7 +17,7 @@ from agent_tui import events as ev
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.errors import ToolError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
-from agent_tui.subagents.loader import RUN_AGENT, AgentSpec
+from agent_tui.subagents.loader import CLAUDE_MODELS, RUN_AGENT, AgentSpec
 
 if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent
@@ -28,7 +28,7 @@ AGENTS_KEY = "subagents"  # session.extras key: name -> AgentSpec
 def child_tools(parent: Agent, spec: AgentSpec) -> tuple[str, ...]:
     """The tools the sub-agent is offered: its list (or every enabled tool), never run_agent."""
     names = spec.tools if spec.tools is not None else [m.name for m in parent.deps.tools.enabled()]
-    return tuple(n for n in names if n != RUN_AGENT)
+    return tuple(n for n in names if n != RUN_AGENT and n not in spec.disallowed)
 
 
 async def run_subagent(
@@ -43,8 +43,11 @@ async def run_subagent(
 
     model, provider = parent.model, parent.deps.provider
     own_provider = None
-    if spec.model not in ("", "inherit"):
-        alias = parent.deps.config.models.get(spec.model)
+    models = parent.deps.config.models
+    if spec.model not in ("", "inherit") and not (
+        spec.model in CLAUDE_MODELS and spec.model not in models
+    ):
+        alias = models.get(spec.model)
         if alias is None:
             known = ", ".join(sorted(parent.deps.config.models)) or "none configured"
             raise ToolError(

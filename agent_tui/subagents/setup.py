@@ -57,7 +57,11 @@ def install_agents(
                     spec.name,
                     spec.description,
                     spec.prompt,
-                    spec.tools if spec.tools is not None else every,
+                    tuple(
+                        n
+                        for n in (spec.tools if spec.tools is not None else every)
+                        if n not in spec.disallowed
+                    ),
                     source=f"agent:{spec.source}",
                 )
             )

@@ -285,3 +285,19 @@ def test_stream_json_carries_the_sub_runs_events_and_the_session_skips_them(
     assert nested[-1]["inner"]["text"] == "CHILD-TEXT"
     saved = "".join(p.read_text() for p in (ws.parent / "state").rglob("*.jsonl"))
     assert saved and "subagent_event" not in saved
+
+
+def test_a_claude_code_file_with_model_sonnet_and_disallowed_tools_runs_unchanged(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    (ws / ".claude" / "agents" / "cc.md").write_text(
+        "---\nname: cc\ndescription: d\nmodel: sonnet\ndisallowedTools: Bash, Write\n---\nCC\n"
+    )
+    fake_llm.set_script([delegate("cc", "x"), {"text": "CHILD"}, {"text": "done"}])
+    proc = run(ws, fake_llm, "-p", "go")
+    assert proc.returncode == 0, proc.stderr
+    child = fake_llm.requests[1]
+    assert child["model"] == "test-model"  # no [models.sonnet]: the parent's model
+    names = tool_names(child)
+    assert "read_file" in names
+    assert not {"run_in_terminal", "create_file", "run_agent"} & set(names)
