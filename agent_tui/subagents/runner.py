@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.commands.registry import CommandRegistry
@@ -23,6 +23,27 @@ if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent
 
 AGENTS_KEY = "subagents"  # session.extras key: name -> AgentSpec
+
+
+class NestedCheckpoints:
+    """The parent's checkpoints as a sub-run sees them: its edits are snapshotted into the
+    parent's turn (one /undo puts back the whole turn), and it neither starts nor ends a turn,
+    which would file the parent's later edits nowhere."""
+
+    def __init__(self, parent: Any) -> None:
+        self.parent = parent
+
+    def begin_turn(self, index: int, prompt: str) -> None:
+        pass
+
+    def end_turn(self) -> None:
+        pass
+
+    def new_run(self) -> None:
+        pass
+
+    def around_call(self, manifest: Any, value: dict[str, Any], prepared: Any) -> Any:
+        return self.parent.around_call(manifest, value, prepared)
 
 
 def child_tools(parent: Agent, spec: AgentSpec) -> tuple[str, ...]:
@@ -62,7 +83,13 @@ async def run_subagent(
     participants.register(Participant("", spec.description, spec.prompt, child_tools(parent, spec)))
     # No slash commands: a task is text for the model, never /reset-confirmations or the like.
     deps = dataclasses.replace(
-        parent.deps, provider=provider, participants=participants, commands=CommandRegistry()
+        parent.deps,
+        provider=provider,
+        participants=participants,
+        commands=CommandRegistry(),
+        checkpoints=None
+        if parent.deps.checkpoints is None
+        else NestedCheckpoints(parent.deps.checkpoints),
     )
     child = Agent(deps)
     child.model, child.max_rounds, child.interactive = model, parent.max_rounds, False

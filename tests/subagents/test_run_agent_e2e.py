@@ -301,3 +301,28 @@ def test_a_claude_code_file_with_model_sonnet_and_disallowed_tools_runs_unchange
     names = tool_names(child)
     assert "read_file" in names
     assert not {"run_in_terminal", "create_file", "run_agent"} & set(names)
+
+
+def test_undo_puts_back_the_sub_agents_edits_and_the_parents_after_it(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    def create(call_id: str, path: str) -> dict[str, Any]:
+        call = {"id": call_id, "name": "create_file", "input": {"path": path, "content": "x\n"}}
+        return {"tool_calls": [call]}
+
+    fake_llm.set_script(
+        [
+            delegate("writer", "make a.txt"),
+            create("c1", "a.txt"),
+            {"text": "CHILD made a.txt"},
+            create("p2", "b.txt"),  # the parent edits after the sub-run, in the same turn
+            {"text": "done"},
+        ]
+    )
+    proc = run(ws, fake_llm, "-p", "make files", "--allow-tool", "create_file")
+    assert proc.returncode == 0, proc.stderr
+    assert (ws / "a.txt").exists() and (ws / "b.txt").exists()
+    proc = run(ws, fake_llm, "-p", "/undo")
+    assert proc.returncode == 0, proc.stderr
+    assert not (ws / "a.txt").exists()
+    assert not (ws / "b.txt").exists()
