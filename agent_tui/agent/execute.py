@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RawCall
 from agent_tui.approvals.types import Decision
-from agent_tui.errors import AgentError, ToolError
+from agent_tui.errors import AgentError, ApprovalRequired, ToolError
 from agent_tui.schema_check import certainly_valid
 from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
 
@@ -222,6 +222,8 @@ class CallProcessor:
                     result = await item.tool.invoke(item.input, self._context(item.call.id))
         except ToolError as exc:
             result = error_result(str(exc))
+        except ApprovalRequired:
+            raise  # a sub-agent's call needed approval under --on-approval fail: the run stops
         except AgentError as exc:
             result = error_result(f"{item.call.name} failed: {exc}")
         except Exception as exc:  # a bug in a tool must not end the turn; the model is told

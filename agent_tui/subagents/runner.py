@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.commands.registry import CommandRegistry
-from agent_tui.errors import ToolError
+from agent_tui.errors import ApprovalRequired, ToolError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
 from agent_tui.subagents.loader import CLAUDE_MODELS, RUN_AGENT, AgentSpec
 
@@ -103,6 +103,9 @@ async def run_subagent(
                 finished = event
             elif isinstance(event, ev.ErrorEvent):
                 error = event.message
+                if event.exit_code == ApprovalRequired.exit_code:
+                    # --on-approval fail stops the whole run, not just the sub-agent.
+                    raise ApprovalRequired(event.message)
     finally:
         if own_provider is not None:
             await own_provider.aclose()

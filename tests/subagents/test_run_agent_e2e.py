@@ -326,3 +326,16 @@ def test_undo_puts_back_the_sub_agents_edits_and_the_parents_after_it(
     assert proc.returncode == 0, proc.stderr
     assert not (ws / "a.txt").exists()
     assert not (ws / "b.txt").exists()
+
+
+def test_on_approval_fail_in_a_sub_agent_stops_the_whole_run_with_exit_3(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    write = {"id": "c1", "name": "create_file", "input": {"path": "made.txt", "content": "x"}}
+    fake_llm.set_script(
+        [delegate("writer", "make it"), {"tool_calls": [write]}, {"text": "CHILD"}, {"text": "no"}]
+    )
+    proc = run(ws, fake_llm, "-p", "make it", "--on-approval", "fail")
+    assert proc.returncode == 3, proc.stderr
+    assert not (ws / "made.txt").exists()
+    assert len(fake_llm.requests) == 2  # neither the child nor the parent went on
