@@ -339,3 +339,18 @@ def test_on_approval_fail_in_a_sub_agent_stops_the_whole_run_with_exit_3(
     assert proc.returncode == 3, proc.stderr
     assert not (ws / "made.txt").exists()
     assert len(fake_llm.requests) == 2  # neither the child nor the parent went on
+
+
+def test_an_agent_runs_on_the_model_its_alias_names(ws: Path, fake_llm: FakeLLM) -> None:
+    (ws / ".agentrc").write_text(
+        f'[models.small]\nprovider = "anthropic"\nname = "small-model"\nbase_url = "{fake_llm.url}"\n'
+    )
+    (ws / ".agent" / "agents" / "cheap.md").write_text(
+        "---\nname: cheap\ndescription: d\nmodel: small\ntools: Read\n---\nCHEAP\n"
+    )
+    fake_llm.set_script([delegate("cheap", "x"), {"text": "CHILD"}, {"text": "done"}])
+    proc = run(ws, fake_llm, "-p", "go", "--trust")
+    assert proc.returncode == 0, proc.stderr
+    parent, child, parent2 = fake_llm.requests
+    assert parent["model"] == "test-model" and parent2["model"] == "test-model"
+    assert child["model"] == "small-model"
