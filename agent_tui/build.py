@@ -43,6 +43,9 @@ def build_agent(
         participants=participants,
         references=references,
     )
+    from agent_tui.subagents.setup import install_agents
+
+    install_agents(config.workspace, tools, participants, deps.session)
     limits = Limits.from_config(config)
     if limits.enabled:
         deps.checkpoints = Checkpoints(config.workspace, limits)

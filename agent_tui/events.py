@@ -277,3 +277,25 @@ class ConversationRewound(Event):
 
     type: ClassVar[str] = "conversation_rewound"
     to: int
+
+
+@dataclass(frozen=True)
+class SubagentEvent(Event):
+    """An event of a sub-agent's run (``run_agent`` call ``call_id``, or ``@name`` with call id "").
+
+    Consumers answer an inner ``ApprovalRequested`` exactly like a top-level one: the sub-run
+    awaits its future.
+    """
+
+    type: ClassVar[str] = "subagent_event"
+    agent: str
+    call_id: str
+    inner: Event
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "agent": self.agent,
+            "call_id": self.call_id,
+            "inner": self.inner.to_json(),
+        }

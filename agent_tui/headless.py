@@ -107,7 +107,16 @@ class _Printer:
             self._text(event)
 
     def _text(self, event: ev.Event) -> None:
-        if isinstance(event, ev.TextDelta):
+        if isinstance(event, ev.SubagentEvent):
+            # A sub-agent's tool activity goes to stderr, marked; its text is its tool result.
+            inner = event.inner
+            if isinstance(inner, ev.ToolCallFinished):
+                mark = "✗" if inner.result.is_error else "●"
+                label = one_line(inner.past_tense_message or inner.name)
+                self.err.write(f"  {mark} [{event.agent}] {label}\n")
+            elif isinstance(inner, ev.ErrorEvent):
+                self.err.write(f"  error [{event.agent}]: {visible(inner.message)}\n")
+        elif isinstance(event, ev.TextDelta):
             # CRLF is a newline, a lone CR is shown (it would overwrite the line): a CR that ends
             # a fragment waits for the next one to tell which.
             text = self._held_cr + event.text
@@ -219,13 +228,18 @@ async def run_turn(
     # script can chain runs with --resume ID.
     session_id = agent.recorder.session_id if agent.recorder is not None else ""
     async for event in agent.run(compose_prompt(prompt, opts.stdin_text), opts.images):
-        if isinstance(event, ev.ApprovalRequested):
+        # A sub-agent's question is answered like the agent's own (the sub-run awaits it).
+        asked = event.inner if isinstance(event, ev.SubagentEvent) else event
+        if isinstance(asked, ev.ApprovalRequested):
             printer.event(event)
-            await _answer_approval(agent, event, opts.on_approval)
+            await _answer_approval(agent, asked, opts.on_approval)
             continue
-        if isinstance(event, ev.RoundLimitHit):
+        if isinstance(event, ev.SubagentEvent):
             printer.event(event)
-            event.proceed.set_result(False)  # headless never continues past the limit
+            continue
+        if isinstance(asked, ev.RoundLimitHit):
+            printer.event(event)
+            asked.proceed.set_result(False)  # headless never continues past the limit
             continue
         printer.event(event)
         _collect(summary, event)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RawCall
 from agent_tui.approvals.types import Decision
-from agent_tui.errors import AgentError, ToolError
+from agent_tui.errors import AgentError, ApprovalRequired, ToolError
 from agent_tui.schema_check import certainly_valid
 from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
 
@@ -83,8 +83,11 @@ def denial_result(decision: Decision) -> ToolResult:
 class CallProcessor:
     """Runs one round's tool calls, reporting every step as events through ``emit``."""
 
-    def __init__(self, deps: AgentDeps, allowed: Iterable[str] | None, emit: Emit) -> None:
+    def __init__(
+        self, deps: AgentDeps, allowed: Iterable[str] | None, emit: Emit, agent: Any = None
+    ) -> None:
         self.deps = deps
+        self.agent = agent  # the running Agent, for run_agent (None: no sub-agents)
         self.allowed = set(allowed) if allowed is not None else None
         self.emit = emit
         self.results: dict[str, ToolResult] = {}
@@ -103,6 +106,9 @@ class CallProcessor:
             self.deps.config,
             on_output=on_output,
             on_progress=on_progress,
+            agent=self.agent,
+            call_id=call_id,
+            on_event=self.emit,
         )
 
     def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:
@@ -216,6 +222,8 @@ class CallProcessor:
                     result = await item.tool.invoke(item.input, self._context(item.call.id))
         except ToolError as exc:
             result = error_result(str(exc))
+        except ApprovalRequired:
+            raise  # a sub-agent's call needed approval under --on-approval fail: the run stops
         except AgentError as exc:
             result = error_result(f"{item.call.name} failed: {exc}")
         except Exception as exc:  # a bug in a tool must not end the turn; the model is told

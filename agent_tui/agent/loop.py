@@ -426,6 +426,10 @@ class Agent:
         if not calls:
             return
         async for event in self._run_calls(plan, calls):
+            if isinstance(event, ev.SubagentEvent) and isinstance(event.inner, ev.UsageUpdated):
+                # A sub-agent's tokens count into this turn (its own totals are its own).
+                state.usage = add_usage(state.usage, event.inner.usage)
+                self.total_usage = add_usage(self.total_usage, event.inner.usage)
             yield event
 
     def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
@@ -464,7 +468,7 @@ class Agent:
 
     async def _run_calls(self, plan: TurnPlan, calls: list[RawCall]) -> AsyncIterator[ev.Event]:
         queue: asyncio.Queue[ev.Event | None] = asyncio.Queue()
-        processor = CallProcessor(self.deps, plan.tool_names, queue.put_nowait)
+        processor = CallProcessor(self.deps, plan.tool_names, queue.put_nowait, self)
 
         async def work() -> None:
             try:

@@ -63,6 +63,8 @@ def event_line(event: ev.Event) -> dict[str, Any] | None:
     """
     if event.type in SKIPPED_EVENTS:  # checked first: deltas come by the thousand
         return None
+    if isinstance(event, ev.SubagentEvent):
+        return None  # a sub-agent's run is not replayed; its answer is the run_agent result
     body = event.to_json()
     kind = body.pop("type")
     if isinstance(event, ev.ToolCallStarted):

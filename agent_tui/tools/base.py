@@ -132,6 +132,11 @@ class ToolContext:
     on_output: Callable[[str], None] | None = None
     # Progress for the UI (progress, total or None, message); never affects the result.
     on_progress: Callable[[float, float | None, str], None] | None = None
+    # For run_agent: the running Agent, this call's id, and where a sub-run's events go (the
+    # parent loop forwards them into its stream). None outside a turn and inside a sub-agent.
+    agent: Any = None
+    call_id: str = ""
+    on_event: Callable[[Any], None] | None = None
 
     def resolve(self, path: str) -> Path:
         """Resolve a workspace-relative or absolute path, refusing anything outside the workspace.

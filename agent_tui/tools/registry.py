@@ -34,6 +34,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "fetch_webpage": "agent_tui.tools.fetch_webpage:FetchWebpageTool",
     "get_changed_files": "agent_tui.tools.changed_files:GetChangedFilesTool",
     "read_skill": "agent_tui.tools.read_skill:ReadSkillTool",
+    "run_agent": "agent_tui.subagents.tool:RunAgentTool",
 }
 
 MAX_TOOLS = 128  # the most tools an API request may carry (OpenAI's limit; the picker shows it)

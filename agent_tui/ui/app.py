@@ -341,17 +341,19 @@ class AgentApp(App[int]):
         turn_events = self.agent.run(text, images)
         try:
             async for event in turn_events:
-                if isinstance(event, ev.ApprovalRequested):
+                # A sub-agent's questions are asked like the agent's own (the sub-run awaits them).
+                asked = event.inner if isinstance(event, ev.SubagentEvent) else event
+                if isinstance(asked, ev.ApprovalRequested):
                     await view.handle(event)
-                    decision = await self.ask_approval(event)
-                    if not event.decision.done():
-                        event.decision.set_result(decision)
-                elif isinstance(event, ev.RoundLimitHit):
+                    decision = await self.ask_approval(asked)
+                    if not asked.decision.done():
+                        asked.decision.set_result(decision)
+                elif isinstance(asked, ev.RoundLimitHit):
                     from agent_tui.ui.screens.round_limit import RoundLimitScreen
 
-                    proceed = await self.push_screen_wait(RoundLimitScreen(event.rounds))
-                    if not event.proceed.done():
-                        event.proceed.set_result(bool(proceed))
+                    proceed = await self.push_screen_wait(RoundLimitScreen(asked.rounds))
+                    if not asked.proceed.done():
+                        asked.proceed.set_result(bool(proceed))
                 else:
                     await view.handle(event)
             await self._show_state_notices()  # approvals.json etc. moved aside during the turn

@@ -17,6 +17,7 @@ from agent_tui.ui.widgets.compaction_card import CompactionCard
 from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.subagent_card import SubagentCard
 from agent_tui.ui.widgets.tool_card import CardState, ToolCard
 
 
@@ -39,6 +40,8 @@ class TurnView:
         self.finished: ev.TurnFinished | None = None
         self.pruned = ""  # what the last pruning note said was left out
         self.local = False  # a command answered without a model turn (/compact): nothing to undo
+        # run_agent call id -> the sub-run's card and view (drawn nested, see _subagent)
+        self.subagents: dict[str, tuple[SubagentCard, TurnView]] = {}
 
     async def _answer(self) -> AssistantMessage:
         if self.answer is None:
@@ -61,9 +64,25 @@ class TurnView:
         if text or thinking:
             await self.transcript.add(AssistantMessage(text, thinking, frozen=True))
 
+    async def _subagent(self, event: ev.SubagentEvent) -> None:
+        """Draw a sub-agent's event into its card under the run_agent call's card."""
+        nested = self.subagents.get(event.call_id)
+        if nested is None:
+            await self.end_answer()
+            card = SubagentCard(event.agent)
+            await self.transcript.add(card)
+            nested = self.subagents[event.call_id] = (card, TurnView(card, None, ""))
+        card, view = nested
+        await view.handle(event.inner)
+        if isinstance(event.inner, ev.TurnFinished):
+            await view.end_answer()
+            card.finish(event.inner.cancelled or event.inner.stop_reason == "error")
+
     async def handle(self, event: ev.Event) -> None:
         """Draw one event (every type the agent emits; unknown ones are ignored)."""
-        if isinstance(event, ev.TextDelta):
+        if isinstance(event, ev.SubagentEvent):
+            await self._subagent(event)
+        elif isinstance(event, ev.TextDelta):
             await (await self._answer()).append_text(event.text)
         elif isinstance(event, ev.ThinkingDelta):
             await (await self._answer()).append_thinking(event.text)
@@ -182,6 +201,10 @@ class TurnView:
         """The turn's task was cancelled before TurnFinished: close the answer, say so."""
         await self.end_answer()
         self._drop_streaming("cancelled")
+        for nested, view in self.subagents.values():
+            if view.finished is None:  # Esc cancelled the sub-run with the turn
+                await view.cancelled()
+                nested.finish(True)
         for card in self.cards.values():
             if card.state.status in ("running", "waiting"):
                 card.set_finished("cancelled", True, None, "", 0.0)
