@@ -75,6 +75,7 @@ class CallOutcome:
     structured: Any = None
     is_error: bool = False
     timed_out: bool = False
+    needs_scope: bool = False  # 403 insufficient_scope: the user must sign in again
 
 
 # A tool call's progress notifications: (progress, total or None, message).
