@@ -22,6 +22,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
@@ -237,6 +238,7 @@ class _Provider(OAuthClientProvider):
         self._interactive = interactive
         self._wider = wider
         self._refused = 0  # 403 insufficient_scope answers let through, not yet reported
+        self._legacy_issuer = ""  # see _legacy_issuer_in
 
     def take_step_up(self) -> bool:
         """Whether a request failed on a 403 ``insufficient_scope`` since the last ask."""
@@ -256,10 +258,45 @@ class _Provider(OAuthClientProvider):
             metadata.scope = _scopes(metadata.scope, self._wider)
         return await super()._perform_authorization()
 
+    def _expected_issuer(self) -> str:
+        if self.context.auth_server_url is None and self._legacy_issuer:
+            return self._legacy_issuer
+        return super()._expected_issuer()
+
+    def _legacy_issuer_in(self, outgoing: httpx2.Request, response: httpx2.Response) -> str:
+        """The issuer to expect on the 2025-03-26 path, if this metadata answer shows one.
+
+        A server from before protected resource metadata (none was found) has its authorization
+        server on its own origin, metadata at the origin's root well-known URL; some name an
+        issuer with a path there (``https://host/oauth``). The SDK expects the bare origin and
+        stops. Such an issuer is accepted only on that path, only on the MCP server's own
+        origin, and only as what the metadata at that origin says: servers with protected
+        resource metadata keep the strict check.
+        """
+        if (
+            self._legacy_issuer
+            or self.context.protected_resource_metadata is not None
+            or self.context.auth_server_url is not None
+            or response.status_code != 200
+            or not outgoing.url.path.startswith("/.well-known/oauth-authorization-server")
+        ):
+            return ""
+        try:
+            issuer = json.loads(response.content).get("issuer")
+        except (ValueError, AttributeError, httpx2.ResponseNotRead):
+            return ""
+        if not isinstance(issuer, str):
+            return ""
+        origin, server = urlsplit(issuer), urlsplit(self.context.server_url)
+        if (origin.scheme, origin.netloc) != (server.scheme, server.netloc) or origin.query:
+            return ""
+        return issuer if issuer.rstrip("/") != f"{server.scheme}://{server.netloc}" else ""
+
     async def _auth_flow(
         self, request: httpx2.Request
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         flow = super()._auth_flow(request)
+        challenge: httpx2.Response | None = None
         try:
             outgoing = await flow.__anext__()
             while True:
@@ -270,6 +307,20 @@ class _Provider(OAuthClientProvider):
                     self._store.want_scope(extract_scope_from_www_auth(response) or "")
                     self._refused += 1
                     return  # the 403 is this request's answer
+                if outgoing is request:
+                    challenge = response
+                elif challenge is not None:
+                    await response.aread()
+                    issuer = self._legacy_issuer_in(outgoing, response)
+                    if issuer:
+                        # The SDK fixed the issuer it expects before fetching this: run its flow
+                        # again from the same 401, now expecting this one (no request repeated).
+                        self._legacy_issuer = issuer
+                        await flow.aclose()
+                        flow = super()._auth_flow(request)
+                        await flow.__anext__()
+                        outgoing = await flow.asend(challenge)
+                        continue
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
