@@ -33,7 +33,7 @@ from pydantic import ValidationError
 from agent_tui import __version__
 from agent_tui.errors import McpError
 from agent_tui.mcp.config import ServerConfig
-from agent_tui.mcp.oauth import SignIn, http_auth
+from agent_tui.mcp.oauth import SignIn, http_auth, step_up_refused
 from agent_tui.mcp.types import (
     CallOutcome,
     ClientHandlers,
@@ -196,9 +196,10 @@ async def _watched(transport: Any, lost: anyio.Event) -> AsyncIterator[Any]:
 class Connection:
     """A live session with one server. Methods raise ``McpError`` on any protocol failure."""
 
-    def __init__(self, client: Client, lost: anyio.Event) -> None:
+    def __init__(self, client: Client, lost: anyio.Event, auth: httpx2.Auth | None = None) -> None:
         self._client = client
         self._lost = lost
+        self._auth = auth
         caps = client.server_capabilities
         info = client.server_info
         self.features = ServerFeatures(
@@ -277,6 +278,15 @@ class Connection:
             try:
                 result = await self._guard(
                     self._client.call_tool(name, arguments, progress_callback=reported)
+                )
+            except McpError:
+                if not step_up_refused(self._auth):
+                    raise
+                # The server wants a wider scope than the token has (403 insufficient_scope):
+                # this call fails, the connection and the other tools go on.
+                text = "The server wants more permission (a wider OAuth scope) for this tool."
+                return CallOutcome(
+                    parts=(Part("text", text=text),), is_error=True, needs_scope=True
                 )
             except RuntimeError as exc:
                 # The SDK checks structuredContent against the tool's outputSchema (jsonschema,
@@ -465,8 +475,9 @@ async def connect(
 
     lost = anyio.Event()
     listening = anyio.Event()
+    auth = await _auth(config, sign_in)
     client = Client(
-        _watched(_transport(config, errlog, workspace, await _auth(config, sign_in)), lost),
+        _watched(_transport(config, errlog, workspace, auth), lost),
         client_info=mt.Implementation(name="agent-tui", version=__version__),
         # The response cache would serve stale listings after list_changed; we re-list ourselves.
         cache=None,
@@ -476,6 +487,6 @@ async def connect(
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
             group.start_soon(_listen, client, handlers, listening)
         try:
-            yield Connection(client, lost)
+            yield Connection(client, lost, auth)
         finally:
             group.cancel_scope.cancel()

@@ -172,6 +172,7 @@ async def sign_in(
     ):
         tools = await connection.list_tools() if connection.features.tools else []
     store = TokenStore(config.url)
+    store.step_up_done()
     return len(tools), store.where if store.has_tokens() else ""
 
 

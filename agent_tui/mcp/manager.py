@@ -17,7 +17,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -486,6 +486,12 @@ class McpManager:
             self.write_log(
                 state, f"tools/call {tool}: no answer in {state.config.call_timeout_s:g} s"
             )
+        if outcome.needs_scope:
+            state.error = f"needs sign-in: /mcp login {server} (more permission for {tool})"
+            self.write_log(state, f"tools/call {tool}: 403 insufficient_scope")
+            self._notify(state)
+            text = f"{tool}: needs more permission: the user must run /mcp login {server}"
+            outcome = replace(outcome, parts=(Part("text", text=text),))
         return outcome
 
     async def get_prompt(self, server: str, prompt: str, arguments: dict[str, str]) -> PromptResult:

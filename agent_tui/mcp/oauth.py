@@ -22,6 +22,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
@@ -136,11 +137,37 @@ class TokenStore:
             self.path.unlink(missing_ok=True)
         return had
 
+    def drop_tokens(self) -> None:
+        """Forget the tokens (keep the client record and any pending step-up)."""
+        record = self._load()
+        if record.pop("tokens", None) is not None:
+            record.pop("expires_at", None)
+            self._save(record)
+
     def forget_client(self) -> None:
         """Drop the client record (it was registered for another redirect URI)."""
         record = self._load()
         if record.pop("client", None) is not None:
             self._save(record)
+
+    def want_scope(self, scope: str) -> None:
+        """Remember that the server asked for more (``scope``) than the tokens grant."""
+        record = self._load()
+        tokens = record.get("tokens") or {}
+        granted = tokens.get("scope") if isinstance(tokens, dict) else None
+        record["step_up"] = _scopes(record.get("step_up"), granted, scope) or ""
+        self._save(record)
+
+    def step_up_done(self) -> None:
+        """A sign-in asked for the wider scope: forget the pending step-up."""
+        record = self._load()
+        if record.pop("step_up", None) is not None:
+            self._save(record)
+
+    def step_up(self) -> str | None:
+        """The scopes a sign-in must ask for after a 403 ``insufficient_scope`` (None: none)."""
+        value = self._load().get("step_up")
+        return value if isinstance(value, str) else None
 
     def has_tokens(self) -> bool:
         return bool(self._load().get("tokens"))
@@ -176,17 +203,129 @@ class TokenStore:
         self._save(record)
 
 
-class _Provider(OAuthClientProvider):
-    """The SDK's provider, knowing when stored tokens expire (so a restart refreshes them)."""
+def _scopes(*values: str | None) -> str | None:
+    """The union of space-separated scope lists, in first-seen order (None: no scope at all)."""
+    seen: dict[str, None] = {}
+    for value in values:
+        seen.update(dict.fromkeys((value or "").split()))
+    return " ".join(seen) or None
 
-    def __init__(self, store: TokenStore, **kwargs: Any) -> None:
+
+def insufficient_scope(response: httpx2.Response) -> bool:
+    """A 403 whose challenge says the token lacks a scope (the MCP spec's step-up signal)."""
+    from mcp.client.auth.utils import extract_field_from_www_auth
+
+    return (
+        response.status_code == 403
+        and extract_field_from_www_auth(response, "error") == "insufficient_scope"
+    )
+
+
+class _Provider(OAuthClientProvider):
+    """The SDK's provider, knowing when stored tokens expire (so a restart refreshes them).
+
+    In the background (``interactive`` False) a 403 ``insufficient_scope`` is not turned into a
+    browser sign-in: the 403 goes back to the transport (so only that request fails, as an
+    error result) and the wanted scope is kept in the store for the next ``/mcp login``, which
+    then asks for the granted scopes plus that one (``wider``).
+    """
+
+    def __init__(
+        self, store: TokenStore, *, interactive: bool, wider: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(storage=store, **kwargs)
         self._store = store
+        self._interactive = interactive
+        self._wider = wider
+        self._refused = 0  # 403 insufficient_scope answers let through, not yet reported
+        self._legacy_issuer = ""  # see _legacy_issuer_in
+
+    def take_step_up(self) -> bool:
+        """Whether a request failed on a 403 ``insufficient_scope`` since the last ask."""
+        refused, self._refused = self._refused, 0
+        return refused > 0
 
     async def _initialize(self) -> None:
         # The SDK loads tokens without their expiry and would send an expired one forever.
         await super()._initialize()
         self.context.token_expiry_time = self._store.expires_at()
+
+    async def _perform_authorization(self) -> httpx2.Request:
+        if self._wider:
+            # After a step-up in the background: the scope the SDK chose from the 401 alone
+            # would be the old, too-narrow one.
+            metadata = self.context.client_metadata
+            metadata.scope = _scopes(metadata.scope, self._wider)
+        return await super()._perform_authorization()
+
+    def _expected_issuer(self) -> str:
+        if self.context.auth_server_url is None and self._legacy_issuer:
+            return self._legacy_issuer
+        return super()._expected_issuer()
+
+    def _legacy_issuer_in(self, outgoing: httpx2.Request, response: httpx2.Response) -> str:
+        """The issuer to expect on the 2025-03-26 path, if this metadata answer shows one.
+
+        A server from before protected resource metadata (none was found) has its authorization
+        server on its own origin, metadata at the origin's root well-known URL; some name an
+        issuer with a path there (``https://host/oauth``). The SDK expects the bare origin and
+        stops. Such an issuer is accepted only on that path, only on the MCP server's own
+        origin, and only as what the metadata at that origin says: servers with protected
+        resource metadata keep the strict check.
+        """
+        if (
+            self._legacy_issuer
+            or self.context.protected_resource_metadata is not None
+            or self.context.auth_server_url is not None
+            or response.status_code != 200
+            or not outgoing.url.path.startswith("/.well-known/oauth-authorization-server")
+        ):
+            return ""
+        try:
+            issuer = json.loads(response.content).get("issuer")
+        except (ValueError, AttributeError, httpx2.ResponseNotRead):
+            return ""
+        if not isinstance(issuer, str):
+            return ""
+        origin, server = urlsplit(issuer), urlsplit(self.context.server_url)
+        if (origin.scheme, origin.netloc) != (server.scheme, server.netloc) or origin.query:
+            return ""
+        return issuer if issuer.rstrip("/") != f"{server.scheme}://{server.netloc}" else ""
+
+    async def _auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        flow = super()._auth_flow(request)
+        challenge: httpx2.Response | None = None
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                if not self._interactive and outgoing is request and insufficient_scope(response):
+                    from mcp.client.auth.utils import extract_scope_from_www_auth
+
+                    self._store.want_scope(extract_scope_from_www_auth(response) or "")
+                    self._refused += 1
+                    return  # the 403 is this request's answer
+                if outgoing is request:
+                    challenge = response
+                elif challenge is not None:
+                    await response.aread()
+                    issuer = self._legacy_issuer_in(outgoing, response)
+                    if issuer:
+                        # The SDK fixed the issuer it expects before fetching this: run its flow
+                        # again from the same 401, now expecting this one (no request repeated).
+                        self._legacy_issuer = issuer
+                        await flow.aclose()
+                        flow = super()._auth_flow(request)
+                        await flow.__anext__()
+                        outgoing = await flow.asend(challenge)
+                        continue
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
 
 
 class _NeedsSignIn(httpx2.Auth):
@@ -201,6 +340,11 @@ class _NeedsSignIn(httpx2.Auth):
         response = yield request
         if response.status_code == 401:
             raise SignInRequired(self.server)
+
+
+def step_up_refused(auth: httpx2.Auth | None) -> bool:
+    """Whether ``auth`` let a 403 ``insufficient_scope`` through since it was last asked."""
+    return isinstance(auth, _Provider) and auth.take_step_up()
 
 
 def _client_credentials(config: ServerConfig, store: TokenStore) -> httpx2.Auth:
@@ -287,6 +431,10 @@ async def http_auth(config: ServerConfig, sign_in: SignIn | None = None) -> http
     if sign_in is None and not store.has_tokens():
         return _NeedsSignIn(config.name)
     redirect_uri = sign_in.redirect_uri if sign_in is not None else PLACEHOLDER_REDIRECT
+    wider = store.step_up() if sign_in is not None else None
+    if wider is not None:
+        # The stored token works but lacks a scope: sign in again (a 401 starts the flow).
+        store.drop_tokens()
     if config.oauth.client_id:
         await store.set_client_info(_pre_registered(config, redirect_uri))
     else:
@@ -306,6 +454,8 @@ async def http_auth(config: ServerConfig, sign_in: SignIn | None = None) -> http
 
     return _Provider(
         store,
+        interactive=sign_in is not None,
+        wider=wider,
         server_url=config.url,
         client_metadata=client_metadata(config, redirect_uri),
         redirect_handler=sign_in.open_url if sign_in is not None else refuse,

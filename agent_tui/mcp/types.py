@@ -44,8 +44,15 @@ class Part:
         """This part as text for the model: text inline, binary summarised."""
         if self.kind == "text":
             return self.text
-        if self.kind in ("image", "audio"):
-            return f"[{self.kind}: {self.mime or 'unknown type'}, {self.size} bytes]"
+        if self.kind == "image":
+            return f"[image: {self.mime or 'unknown type'}, {self.size} bytes]"
+        if self.kind == "audio":
+            # Neither the Anthropic nor the OpenAI API takes audio inside a tool result: say so
+            # rather than let the model believe it heard something.
+            return (
+                f"[audio: {self.mime or 'unknown type'}, {self.size} bytes — not sent: "
+                "the model API takes no audio in tool results]"
+            )
         if self.kind == "link":
             mime = f" ({self.mime})" if self.mime else ""
             return f"[resource link: {self.name or self.uri} <{self.uri}>{mime}]"
@@ -75,6 +82,7 @@ class CallOutcome:
     structured: Any = None
     is_error: bool = False
     timed_out: bool = False
+    needs_scope: bool = False  # 403 insufficient_scope: the user must sign in again
 
 
 # A tool call's progress notifications: (progress, total or None, message).

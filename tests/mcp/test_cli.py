@@ -30,7 +30,7 @@ def test_mcp_list_shows_status_tool_count_and_defining_file(tmp_path: Path) -> N
     assert code == 0, err
     [row] = json.loads(out)
     assert row["name"] == "fault" and row["status"] == "running"
-    assert row["tools"] == 7
+    assert row["tools"] == 8
     assert row["defined_in"] == str(tmp_path / "home" / ".agentrc")
 
 

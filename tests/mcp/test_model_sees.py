@@ -105,3 +105,20 @@ def test_progress_of_a_tool_call_is_reported_as_events(tmp_path: Path, fake_llm:
         (2, 2, "step 2 of 2"),
     ]
     assert {e["call_id"] for e in progress} == {"c1"}
+
+
+def test_audio_from_a_tool_is_an_honest_placeholder_not_sent_to_the_model(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    # Audio alone, and audio after a caption: either way the model is told it was not sent.
+    for arguments in ({}, {"caption": "a beep"}):
+        before = len(fake_llm.requests)
+        fault_agentrc(tmp_path / "home")
+        fake_llm.set_script(_call("audio", arguments))
+        proc = _headless(tmp_path, fake_llm, "--allow-tool", "mcp_fault_audio")
+        assert proc.returncode == 0, proc.stderr
+        sent = json.dumps(fake_llm.requests[before + 1]["messages"][-1], ensure_ascii=False)
+        expected = "[audio: audio/wav, 1000 bytes — not sent: the model API takes no audio in tool results]"
+        assert expected in sent, sent
+        assert "UklGR" not in sent  # the clip's base64 never goes to the model
+        assert ("a beep" in sent) is bool(arguments)

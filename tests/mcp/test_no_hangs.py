@@ -100,7 +100,7 @@ async def test_mcp_counts_drop_to_zero_when_a_server_fails(make_manager: Any) ->
 
     server = {"command": sys.executable, "args": [str(FAULT_SERVER)]}
     manager, registry = await make_manager({"fault": server})
-    assert "| fault | running | 7 | 0 | 1 | stdio |" in servers_markdown(manager)
+    assert "| fault | running | 8 | 0 | 1 | stdio |" in servers_markdown(manager)
     with contextlib.suppress(McpError):  # the answer never comes: the process is gone
         await manager.call_tool("fault", "crash", {})
     await manager.wait_for(lambda: manager.servers["fault"].status == "failed")

@@ -8,11 +8,13 @@
 - ``bad_structured``: declares an outputSchema and returns structuredContent that breaks it.
 - ``structured``: returns valid structuredContent and a text summary.
 - ``open_url``: asks the client, by URL-mode elicitation, to open a page; answers with the action.
+- ``audio``: answers with a short WAV clip (and a caption when ``caption`` is given).
 - a text resource stored as a base64 blob (``fault://notes``) and the server's ``instructions``
   (``$FAULT_INSTRUCTIONS``).
 """
 
 import asyncio
+import base64
 import os
 import sys
 import time
@@ -21,6 +23,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import (
+    AudioContent,
     CallToolResult,
     ElicitRequest,
     ElicitRequestURLParams,
@@ -120,6 +123,18 @@ async def open_url(ctx: Context) -> str | InputRequiredResult:
         return InputRequiredResult(input_requests={"signin": ElicitRequest(params=params)})
     result = await ctx.elicit_url(SIGN_IN, SIGN_IN_URL, "elicit-1")
     return f"url elicitation: {result.action}"
+
+
+# 1000 bytes of a WAV file's worth: only its size and type matter to the client.
+CLIP = base64.b64encode(b"RIFF" + bytes(996)).decode()
+
+
+@server.tool(structured_output=False)
+def audio(caption: str = "") -> CallToolResult:
+    """Answers with a short audio clip."""
+    content: list[Any] = [TextContent(type="text", text=caption)] if caption else []
+    content.append(AudioContent(type="audio", data=CLIP, mime_type="audio/wav"))
+    return CallToolResult(content=content)
 
 
 @server.resource("fault://notes", mime_type="text/markdown")
