@@ -135,6 +135,8 @@ async def _sign_in_or_out(manager: McpManager, action: str, name: str) -> Comman
             message=f"Signed out of **{name}**." if had else f"{name}: not signed in."
         )
     url = visible(await login.begin_sign_in(manager, name), keep_newlines=False)
+    if not url:
+        return CommandResult(message=f"Already signed in to **{name}**; the server restarts.")
     return CommandResult(
         message=f"Opened the browser to sign in to **{name}**; if it did not open, visit:\n\n"
         f"<{url}>\n\nThe server restarts once you have signed in."

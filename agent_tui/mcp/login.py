@@ -267,7 +267,8 @@ async def begin_sign_in(manager: McpManager, name: str) -> str:
     tokens, when it fails (or the user never finishes) ``/mcp`` says so in its notes.
 
     Returns:
-        The authorization URL (for the user to open by hand if no browser came up).
+        The authorization URL (for the user to open by hand if no browser came up); "" when the
+        stored tokens were still good and no browser was needed.
 
     Raises:
         McpError: the server is unknown or not remote, or the sign-in failed before a URL existed.
@@ -295,6 +296,8 @@ async def begin_sign_in(manager: McpManager, name: str) -> str:
                 shown.set_exception(McpError(f"sign-in to {name} failed: {reason}"))
             return
         manager.write_log(state, "signed in")
+        if not shown.done():  # the stored tokens were still good: no browser was needed
+            shown.set_result("")
         await manager.restart(name)
 
     task = asyncio.get_running_loop().create_task(run())

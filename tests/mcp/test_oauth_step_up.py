@@ -159,3 +159,18 @@ async def test_the_next_sign_in_asks_for_the_granted_and_the_wanted_scope(
     query = parse_qs(urlsplit(shown[0]).query)
     assert query["scope"] == ["mcp:basic mcp:write"]
     assert not store.has_tokens()
+
+
+async def test_login_with_tokens_still_good_answers_at_once_instead_of_waiting_forever(
+    protected_url: str, make_manager: MakeManager
+) -> None:
+    """``/mcp login NAME`` waited for an authorization URL that never comes when the stored
+    tokens are still good (no browser is needed): every wait has a bound (issue 15 §4)."""
+    import asyncio
+
+    from agent_tui.mcp.login import begin_sign_in
+
+    await _signed_in(protected_url)
+    manager, _ = await make_manager({"prot": {"url": protected_url}})
+    url = await asyncio.wait_for(begin_sign_in(manager, "prot"), 30)
+    assert url == ""
