@@ -277,3 +277,12 @@ class ConversationRewound(Event):
 
     type: ClassVar[str] = "conversation_rewound"
     to: int
+
+
+@dataclass(frozen=True)
+class SteeringDelivered(Event):
+    """Messages the user sent while the turn ran went to the model after this round's tool
+    results (``Agent.steer``)."""
+
+    type: ClassVar[str] = "steering_delivered"
+    texts: tuple[str, ...]
