@@ -299,3 +299,12 @@ class SubagentEvent(Event):
             "call_id": self.call_id,
             "inner": self.inner.to_json(),
         }
+
+
+@dataclass(frozen=True)
+class SteeringDelivered(Event):
+    """Messages the user sent while the turn ran went to the model after this round's tool
+    results (``Agent.steer``)."""
+
+    type: ClassVar[str] = "steering_delivered"
+    texts: tuple[str, ...]

@@ -37,6 +37,7 @@ from agent_tui.conversation import (
     Message,
     ToolResultBlock,
     ToolUseBlock,
+    user_text,
 )
 from agent_tui.errors import (
     AgentError,
@@ -109,6 +110,19 @@ class Agent:
         self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
         # Saves the session as it happens (the CLI attaches one; tests may leave it None).
         self.recorder: SessionRecorder | None = None
+        # Steering: user messages sent during a turn, for the next round boundary (see steer).
+        self.steering: list[str] = []
+
+    def steer(self, text: str) -> None:
+        """Send ``text`` to the running turn: it goes to the model as user text after the
+        current round's tool results. A turn that ends without another round leaves it in
+        :attr:`steering` for the caller to send as the next prompt (``take_steering``)."""
+        self.steering.append(text)
+
+    def take_steering(self) -> list[str]:
+        """The steering messages no round took (the turn ended first); clears them."""
+        taken, self.steering = self.steering, []
+        return taken
 
     def start(self) -> None:
         """Start background services (MCP servers, asking the server its context window);
@@ -431,6 +445,11 @@ class Agent:
                 state.usage = add_usage(state.usage, event.inner.usage)
                 self.total_usage = add_usage(self.total_usage, event.inner.usage)
             yield event
+        if self.steering:
+            # After the results (they lead the user message), so the next request stays valid.
+            texts = tuple(self.take_steering())
+            self.conversation.append_user(user_text("\n\n".join(texts)))
+            yield ev.SteeringDelivered(texts)
 
     def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
         return ProviderRequest(

@@ -38,6 +38,7 @@ from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
+from agent_tui.ui.queue_flow import QueuedMessages, QueueFlow
 from agent_tui.ui.quit_flow import QuitFlow
 from agent_tui.ui.rewind_flow import RewindFlow
 from agent_tui.ui.shell_command import ShellCard, shell_command
@@ -115,6 +116,7 @@ class AgentApp(App[int]):
         self.rewind_flow = RewindFlow(self)
         self.previous_prompt = PreviousPromptOffer()  # Esc Esc on an empty prompt
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
+        self.queue_flow = QueueFlow(self)  # messages typed while a turn runs
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
 
@@ -126,6 +128,7 @@ class AgentApp(App[int]):
             yield Transcript(self.max_mounted, id="transcript")
         else:
             yield Transcript(id="transcript")
+        yield QueuedMessages(id="queued")
         yield Composer(self.completer, id="composer")
         yield Footer()
 
@@ -253,12 +256,37 @@ class AgentApp(App[int]):
     @on(PromptInput.Submitted)
     async def _submitted(self, event: PromptInput.Submitted) -> None:
         if self.busy:
-            # Keep the text: a second turn must not cancel the running one (exclusive worker).
-            self.prompt_input.load_text(event.text)
-            self.notify("A turn is running — Esc cancels it.", severity="warning")
+            # Queued, not sent: a second turn must not cancel the running one (exclusive worker).
+            append_history(self.workspace, event.text)
+            self.queue_flow.add(event.text)
             return
         append_history(self.workspace, event.text)
         await self.submit(event.text)
+
+    @on(PromptInput.Steered)
+    async def _steered(self, event: PromptInput.Steered) -> None:
+        append_history(self.workspace, event.text)
+        if self.busy:
+            await self.queue_flow.steer(event.text)
+        else:  # the turn ended as the key was pressed: an ordinary prompt
+            await self.submit(event.text)
+
+    @on(PromptInput.TakeQueued)
+    def _take_queued(self) -> None:
+        text = self.queue_flow.take_last()
+        if text is not None:
+            self.prompt_input.load_text(text)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is self.turn_worker and event.worker.is_finished:
+            self.queue_flow.turn_ended(event.state)
+
+    async def submit_queued(self, text: str) -> None:
+        """Send a queued message, unless another turn started meanwhile (then queue it again)."""
+        if self.busy:
+            self.queue_flow.requeue(text)
+            return
+        await self.submit(text)
 
     async def submit(self, text: str) -> None:
         """Show ``text`` and run it: ``!command``, a local slash command, or a turn of the agent."""
@@ -394,6 +422,7 @@ class AgentApp(App[int]):
 
     def _set_busy(self, busy: bool) -> None:
         self.status.busy = busy
+        self.prompt_input.steering = busy
         self.refresh_bindings()  # the footer shows "Cancel turn" only while one runs
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

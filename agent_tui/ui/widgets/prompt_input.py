@@ -12,7 +12,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
-NEWLINE_KEYS = {"shift+enter", "ctrl+j", "alt+enter"}
+NEWLINE_KEYS = {"shift+enter", "ctrl+j", "alt+enter"}  # alt+enter steers while a turn runs
+STEER_KEYS = frozenset({"alt+enter", "ctrl+enter"})  # ctrl+enter only where the terminal tells
 PAGE_KEYS = {"pageup": -1, "pagedown": 1}
 
 
@@ -22,6 +23,8 @@ class PromptInput(TextArea):
     BINDINGS = [
         Binding("enter", "submit", "Send", show=True, key_display="⏎"),
         Binding("ctrl+j", "newline", "Newline", show=True, key_display="^J"),
+        # Shown while a turn runs (check_action); the key itself is handled in _on_key.
+        Binding("alt+enter", "steer", "Steer now", show=True, key_display="M-⏎"),
     ]
 
     class Submitted(Message):
@@ -30,6 +33,16 @@ class PromptInput(TextArea):
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
+
+    class Steered(Message):
+        """Alt+Enter (or Ctrl+Enter) while a turn runs: send the text to it now."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class TakeQueued(Message):
+        """Up on an empty prompt while messages are queued: take the last one back."""
 
     class CompletionKey(Message):
         """A key that steers the completion list: up, down, accept or dismiss."""
@@ -68,6 +81,8 @@ class PromptInput(TextArea):
         self._history_index: int | None = None  # None: editing a new prompt
         self._draft = ""
         self.completing = False  # set by the parent while completion offers are shown
+        self.steering = False  # set by the app while a turn runs: Alt+Enter steers it
+        self.has_queued = False  # set by the app while messages are queued (Up takes one back)
 
     async def _on_paste(self, event: events.Paste) -> None:
         from agent_tui.ui.image_paste import pasted_image_path
@@ -87,12 +102,16 @@ class PromptInput(TextArea):
             self.post_message(self.CompletionKey(action))
         elif key == "enter":
             self.action_submit()
+        elif key in STEER_KEYS and self.steering:
+            self.action_steer()
         elif key in NEWLINE_KEYS:
             self.action_newline()
         elif key in PAGE_KEYS:
             self.post_message(self.ScrollRequested(PAGE_KEYS[key]))
         elif key == "backspace" and not self.text:
             self.post_message(self.ImageRemoved())
+        elif key == "up" and not self.text and self.has_queued:
+            self.post_message(self.TakeQueued())
         elif key == "up" and self.cursor_location[0] == 0 and self.prompt_history:
             self._recall(-1)
         elif key == "down" and self._history_index is not None and self._on_last_line():
@@ -115,6 +134,17 @@ class PromptInput(TextArea):
         self._history_index = None
         self.clear()
         self.post_message(self.Submitted(text))
+
+    def action_steer(self) -> None:
+        text = self.text.strip()
+        if text:
+            self.clear()
+            self.post_message(self.Steered(text))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "steer" and not self.steering:
+            return False
+        return True
 
     def action_newline(self) -> None:
         self.insert("\n")

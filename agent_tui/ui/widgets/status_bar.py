@@ -61,6 +61,7 @@ class StatusBar(Static):
     # The prompt estimate of a request the model has not started answering (0: not waiting).
     waiting_tokens: reactive[int] = reactive(0)
     context_window: reactive[int] = reactive(0)  # 0: not known yet (no request made)
+    queued: reactive[int] = reactive(0)  # messages typed during the turn, sent when it ends
 
     _waiting_since = 0.0
     _ticker: Timer | None = None
@@ -84,6 +85,8 @@ class StatusBar(Static):
         if self.busy and self.waiting_tokens:
             elapsed = time.monotonic() - self._waiting_since
             state = f"◌ {waiting_text(self.waiting_tokens, elapsed)}"
+        if self.queued:
+            state += f" · {self.queued} queued"
         parts = [
             state,
             f"MCP: {self.mcp_starting} starting…" if self.mcp_starting else "",
