@@ -136,6 +136,9 @@ class Agent:
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals and the provider's connections."""
+        from agent_tui.hooks.turn_hooks import session_ended
+
+        await session_ended(self)
         self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()

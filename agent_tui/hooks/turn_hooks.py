@@ -5,6 +5,7 @@ Kept out of the loop so the loop only asks "blocked? what context?" and "go on?"
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,9 @@ from agent_tui.hooks.runner import describe
 if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent
 
+logger = logging.getLogger(__name__)
 _NOTICES_SHOWN = "hook_notices_shown"  # SessionState.extras: the load notices were shown once
+_STARTED = "hook_session_started"  # SessionState.extras: SessionStart ran (SessionEnd then runs)
 
 
 @dataclass
@@ -42,13 +45,20 @@ async def prompt_submitted(agent: Agent, prompt: str) -> PromptHooks:
     if extras.get(_NOTICES_SHOWN) is not loaded:
         extras[_NOTICES_SHOWN] = loaded
         found.events += [ev.Notice(text, "warning") for text in loaded.notices]
+    context: list[str] = []
+    if not extras.get(_STARTED):  # SessionStart: before the session's first prompt
+        extras[_STARTED] = True
+        source = "resume" if agent.conversation.messages else "startup"
+        started = await fire(agent.deps, "SessionStart", {"source": source})
+        found.events += [ev.Notice(text, "warning") for text in started.errors]
+        context += started.context
     outcome = await fire(agent.deps, "UserPromptSubmit", {"prompt": prompt})
     found.events += [ev.Notice(text, "warning") for text in outcome.errors]
     if outcome.blocked or outcome.stop is not None:
         by = describe(outcome.decider) if outcome.decider else "a hook"
         found.blocked = f"prompt blocked by {by}: {outcome.stop or outcome.reason}"
         return found
-    found.context = "\n\n".join(outcome.context)
+    found.context = "\n\n".join(context + outcome.context)
     return found
 
 
@@ -63,3 +73,11 @@ async def stop_requested(agent: Agent, already: bool) -> tuple[list[ev.Event], s
     if outcome.blocked and outcome.stop is None:
         return notices, outcome.reason
     return notices, None
+
+
+async def session_ended(agent: Agent, reason: str = "other") -> None:
+    """Run SessionEnd when the session closes, if SessionStart ran (its errors only go to the log)."""
+    if agent.deps.session.extras.get(_STARTED):
+        outcome = await fire(agent.deps, "SessionEnd", {"reason": reason})
+        for text in outcome.errors:
+            logger.warning("%s", text)

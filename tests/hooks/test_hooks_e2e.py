@@ -305,3 +305,77 @@ def test_hooks_do_not_see_api_keys(tmp_path: Path, fake_llm: FakeLLM) -> None:
     sent = json.dumps(fake_llm.requests[-1]["messages"])
     assert "vis-33" in sent and "CLAUDE_PROJECT_DIR" in sent
     assert "sk-ant-mark-11" not in sent and "tok-mark-22" not in sent
+
+
+RECORD = "import json,sys; d=json.load(sys.stdin); open('{name}','a').write(json.dumps(d)+'\\n')"
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_agentrc_hook_gets_our_names_and_claude_file_hook_gets_claude_code_names(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws = _ws(tmp_path)
+    ours = _script(tmp_path, "ours.py", RECORD.format(name="ours.jsonl"))
+    theirs = _script(tmp_path, "theirs.py", RECORD.format(name="theirs.jsonl"))
+    (ws / ".agentrc").write_text(
+        f"[[hooks.PreToolUse]]\nmatcher = 'Edit'\n[[hooks.PreToolUse.hooks]]\ncommand = '{ours}'\n"
+    )
+    _settings(ws, {"PreToolUse": _group(theirs, "replace_string_in_file")})
+    (ws / "a.txt").write_text("one two\n")
+    edit = {"path": "a.txt", "old_string": "one", "new_string": "uno"}
+    calls = [{"id": "e", "name": "replace_string_in_file", "input": edit}]
+    proc = _run(tmp_path, fake_llm, [{"tool_calls": calls}, {"text": "ok"}], "--trust", "--yolo")
+    assert proc.returncode == 0, proc.stderr
+    [mine] = _records(ws / "ours.jsonl")
+    assert mine["tool_name"] == "replace_string_in_file" and mine["tool_input"] == edit
+    [claude] = _records(ws / "theirs.jsonl")
+    assert claude["tool_name"] == "Edit" and claude["hook_event_name"] == "PreToolUse"
+    assert claude["tool_input"]["file_path"] == str(ws / "a.txt")
+    assert claude["tool_input"]["old_string"] == "one" and claude["cwd"] == str(ws)
+    assert claude["session_id"] and claude["transcript_path"].endswith(".jsonl")
+    assert (ws / "a.txt").read_text() == "uno two\n"
+
+
+def test_session_start_context_and_session_end_run(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = _ws(tmp_path)
+    start = f"{sys.executable} -c \"print('start-context-5a')\""
+    end = _script(tmp_path, "end.py", RECORD.format(name="end.jsonl"))
+    _settings(ws, {"SessionStart": _group(start), "SessionEnd": _group(end)})
+    proc = _run(tmp_path, fake_llm, [{"text": "ok"}], "--trust")
+    assert proc.returncode == 0, proc.stderr
+    assert "start-context-5a" in json.dumps(fake_llm.requests[-1]["messages"])
+    [ended] = _records(ws / "end.jsonl")
+    assert ended["hook_event_name"] == "SessionEnd"
+
+
+def test_stop_hook_exit_2_keeps_the_model_going_once(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = _ws(tmp_path)
+    stop = _script(
+        tmp_path,
+        "stop.py",
+        "import json,sys\nd=json.load(sys.stdin)\n"
+        "if not d['stop_hook_active']:\n    print('run the tests first', file=sys.stderr); sys.exit(2)\n",
+    )
+    _settings(ws, {"Stop": _group(stop)})
+    proc = _run(tmp_path, fake_llm, [{"text": "done?"}, {"text": "tests ran"}], "--trust")
+    assert proc.returncode == 0, proc.stderr
+    assert len(fake_llm.requests) == 2
+    assert "run the tests first" in json.dumps(fake_llm.requests[-1]["messages"][-1])
+    assert "tests ran" in proc.stdout
+
+
+def test_slash_hooks_lists_every_hook_and_its_source(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = _ws(tmp_path)
+    _settings(ws, {"PreToolUse": _group("echo from-claude-file", "Bash")})
+    (ws / ".agentrc").write_text(
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = 'echo from-agentrc'\ntimeout = 5\n"
+    )
+    proc = _run(tmp_path, fake_llm, [], "--trust", prompt="/hooks")
+    assert proc.returncode == 0, proc.stderr
+    assert "| PreToolUse | `Bash` | `echo from-claude-file` | 60 s | .claude/settings.json |" in (
+        proc.stdout
+    )
+    assert "| Stop | `*` | `echo from-agentrc` | 5 s | .agentrc |" in proc.stdout
