@@ -19,6 +19,7 @@ from typing import Any
 
 from agent_tui.hooks.names import claude_input, claude_name, names_for_matching
 from agent_tui.hooks.sources import HookSpec
+from agent_tui.text_safety import visible
 
 MAX_OUTPUT = 64 * 1024  # per stream: a chatty hook must not flood the context
 _CONTEXT_EVENTS = ("UserPromptSubmit", "SessionStart")
@@ -57,7 +58,8 @@ def matches(hook: HookSpec, tool: str | None) -> bool:
 
 def describe(hook: HookSpec) -> str:
     """``hook `cmd` in .claude/settings.json`` for the approval's deciding step."""
-    command = hook.command if len(hook.command) <= 60 else hook.command[:57] + "..."
+    command = visible(hook.command, keep_newlines=False)
+    command = command if len(command) <= 60 else command[:57] + "..."
     return f"hook `{command}` in {hook.source}"
 
 
@@ -91,8 +93,13 @@ async def _run_one(
         env=env,
         start_new_session=True,  # its own process group: a timeout kills what it started too
     )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
-        out, err = await asyncio.wait_for(proc.communicate(stdin), hook.timeout_s)
+        out, err, _ = await asyncio.wait_for(
+            asyncio.gather(_capped(proc.stdout), _capped(proc.stderr), _feed(proc.stdin, stdin)),
+            hook.timeout_s,
+        )
+        await asyncio.wait_for(proc.wait(), hook.timeout_s)
     except TimeoutError:
         _kill(proc.pid)
         await proc.wait()
@@ -100,8 +107,25 @@ async def _run_one(
     except asyncio.CancelledError:  # the turn was cancelled: the hook goes with it
         _kill(proc.pid)
         raise
-    text = out[:MAX_OUTPUT].decode("utf-8", "replace")
-    return proc.returncode, text, err[:MAX_OUTPUT].decode("utf-8", "replace")
+    return proc.returncode, out, err
+
+
+async def _feed(stream: asyncio.StreamWriter, data: bytes) -> None:
+    try:
+        stream.write(data)
+        await stream.drain()
+        stream.close()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # a hook that does not read its stdin is fine
+
+
+async def _capped(stream: asyncio.StreamReader) -> str:
+    """The first MAX_OUTPUT bytes; the rest is read and dropped (a flood must not fill memory)."""
+    kept = bytearray()
+    while chunk := await stream.read(65536):
+        if len(kept) < MAX_OUTPUT:
+            kept += chunk[: MAX_OUTPUT - len(kept)]
+    return kept.decode("utf-8", "replace")
 
 
 def _read(
@@ -116,7 +140,8 @@ def _read(
             outcome.reason = err.strip() or f"blocked by {describe(hook)}"
         return
     if code != 0:
-        outcome.errors.append(f"{describe(hook)} failed (exit {code}): {err.strip()[:300]}")
+        detail = visible(err.strip()[:300], keep_newlines=False)
+        outcome.errors.append(f"{describe(hook)} failed (exit {code}): {detail}")
         return
     data: Any = None
     if out.lstrip().startswith("{"):

@@ -116,6 +116,13 @@ def _toml_hooks(path: Path, label: str, notices: list[str]) -> list[HookSpec]:
     return _entries(data.get("hooks"), label, False, notices)
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return False
+
+
 def load_hooks(config: Config, home: Path | None = None) -> HookSet:
     """Every hook from the user's files and (trusted) workspace files, in that order."""
     home = home or Path.home()
@@ -134,12 +141,13 @@ def load_hooks(config: Config, home: Path | None = None) -> HookSet:
         result.hooks += _toml_hooks(path, label, notices)
     read_claude = config.section("hooks", "read_claude_settings")
     if read_claude is not False:
-        result.hooks += _json_hooks(
-            home / ".claude" / "settings.json", "~/.claude/settings.json", notices
-        )
+        user_settings = home / ".claude" / "settings.json"
+        result.hooks += _json_hooks(user_settings, "~/.claude/settings.json", notices)
         for name in ("settings.json", "settings.local.json"):
             label = f".claude/{name}"
             path = workspace / ".claude" / name
+            if _same_file(path, user_settings):
+                continue  # the workspace is the home folder: that file is the user's, read above
             if not config.trusted:
                 if _json_hooks(path, label, []):
                     untrusted.append(label)

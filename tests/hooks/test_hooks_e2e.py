@@ -379,3 +379,69 @@ def test_slash_hooks_lists_every_hook_and_its_source(tmp_path: Path, fake_llm: F
         proc.stdout
     )
     assert "| Stop | `*` | `echo from-agentrc` | 5 s | .agentrc |" in proc.stdout
+
+
+def test_malformed_claude_settings_are_skipped_and_good_hooks_still_run(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    # Hostile or broken settings files: none may crash the run or run something half-read.
+    ws = _ws(tmp_path)
+    good = _script(tmp_path, "good.py", RECORD.format(name="good.jsonl"))
+    (ws / ".claude").mkdir()
+    (ws / ".claude" / "settings.local.json").write_text("{not json")
+    broken = {
+        "hooks": {
+            "UserPromptSubmit": [
+                "a string, not a group",
+                {"matcher": 5, "hooks": [{"type": "command", "command": good, "timeout": "x"}]},
+                {"hooks": [{"type": "prompt", "prompt": "judge this"}]},
+                {"hooks": [{"command": ""}, {"command": 42}, None]},
+                {"hooks": "not a list"},
+            ],
+            "NoSuchEvent": [{"hooks": [{"command": "touch never"}]}],
+            "Stop": {"not": "a list"},
+        }
+    }
+    (ws / ".claude" / "settings.json").write_text(json.dumps(broken))
+    proc = _run(tmp_path, fake_llm, [{"text": "ok"}], "--trust")
+    assert proc.returncode == 0, proc.stderr
+    assert len(_records(ws / "good.jsonl")) == 1  # the one well-formed command, default timeout
+    assert not (ws / "never").exists()
+    assert "settings.local.json not read" in proc.stderr
+    assert "unknown event 'NoSuchEvent'" in proc.stderr
+
+
+def test_a_flooding_hook_is_capped_and_its_escapes_are_not_shown_raw(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws = _ws(tmp_path)
+    flood = _script(
+        tmp_path,
+        "flood.py",
+        "import sys\nsys.stdout.write('x' * 5_000_000)\n",
+    )
+    noisy = _script(
+        tmp_path,
+        "noisy.py",
+        "import sys\nsys.stderr.write('bad\\x1b]0;pwned\\x07\\x1b[2J')\nsys.exit(1)\n",
+    )
+    _settings(ws, {"UserPromptSubmit": [{"hooks": [{"command": flood}, {"command": noisy}]}]})
+    proc = _run(tmp_path, fake_llm, [{"text": "ok"}], "--trust")
+    assert proc.returncode == 0, proc.stderr
+    sent = json.dumps(fake_llm.requests[-1]["messages"])
+    assert "xxxx" in sent and len(sent) < 200_000  # 64 KiB of it, not 5 MB
+    assert "failed (exit 1)" in proc.stderr and "\x1b" not in proc.stderr
+
+
+def test_home_as_workspace_reads_the_user_settings_once(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    home = tmp_path / "ws"  # the workspace is the home folder
+    home.mkdir()
+    hook = _script(tmp_path, "h.py", RECORD.format(name="once.jsonl"))
+    _settings(home, {"UserPromptSubmit": _group(hook)})
+    fake_llm.set_script([{"text": "ok"}])
+    env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state")}
+    env["ANTHROPIC_API_KEY"] = "sk-test-key"
+    proc = run_cli(home, "-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert len(_records(home / "once.jsonl")) == 1  # the user's file: runs untrusted, once
+    assert "not trusted" not in proc.stderr
