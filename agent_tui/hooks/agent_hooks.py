@@ -72,3 +72,9 @@ def notify(deps: AgentDeps, message: str) -> None:
     task = asyncio.get_running_loop().create_task(fire(deps, "Notification", {"message": message}))
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+
+
+async def drain_notifications() -> None:
+    """Let Notification hooks still running finish (each has its timeout) before the app exits."""
+    if _BACKGROUND:
+        await asyncio.gather(*list(_BACKGROUND), return_exceptions=True)

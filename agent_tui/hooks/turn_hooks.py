@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
-from agent_tui.hooks.agent_hooks import fire, hook_set, remember_session
+from agent_tui.hooks.agent_hooks import drain_notifications, fire, hook_set, remember_session
 from agent_tui.hooks.runner import describe
 
 if TYPE_CHECKING:
@@ -77,6 +77,7 @@ async def stop_requested(agent: Agent, already: bool) -> tuple[list[ev.Event], s
 
 async def session_ended(agent: Agent, reason: str = "other") -> None:
     """Run SessionEnd when the session closes, if SessionStart ran (its errors only go to the log)."""
+    await drain_notifications()
     if agent.deps.session.extras.get(_STARTED):
         outcome = await fire(agent.deps, "SessionEnd", {"reason": reason})
         for text in outcome.errors:

@@ -445,3 +445,16 @@ def test_home_as_workspace_reads_the_user_settings_once(tmp_path: Path, fake_llm
     assert proc.returncode == 0, proc.stderr
     assert len(_records(home / "once.jsonl")) == 1  # the user's file: runs untrusted, once
     assert "not trusted" not in proc.stderr
+
+
+def test_notification_hook_runs_when_an_approval_waits(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = _ws(tmp_path)
+    note = _script(tmp_path, "note.py", RECORD.format(name="note.jsonl"))
+    _settings(ws, {"Notification": _group(note)})
+    calls = [{"id": "a", "name": "run_in_terminal", "input": {"command": "touch x"}}]
+    script = [{"tool_calls": calls}, {"text": "ok"}]
+    proc = _run(tmp_path, fake_llm, script, "--trust", "--on-approval", "deny")
+    assert proc.returncode == 0, proc.stderr
+    [sent] = _records(ws / "note.jsonl")
+    assert sent["hook_event_name"] == "Notification"
+    assert "run_in_terminal" in sent["message"]
