@@ -93,7 +93,8 @@ async def compact(
     from agent_tui.hooks.agent_hooks import fire
 
     trigger = {"trigger": "auto" if automatic else "manual", "custom_instructions": focus}
-    for problem in (await fire(agent.deps, "PreCompact", trigger)).errors:
+    # Claude Code's PreCompact matcher takes the trigger: "manual" or "auto".
+    for problem in (await fire(agent.deps, "PreCompact", trigger, tool=trigger["trigger"])).errors:
         yield ev.Notice(problem, "warning")
     model = agent.model
     scale = agent.budget.token_scale.get(model.name, 1.0)

@@ -49,7 +49,7 @@ async def prompt_submitted(agent: Agent, prompt: str) -> PromptHooks:
     if not extras.get(_STARTED):  # SessionStart: before the session's first prompt
         extras[_STARTED] = True
         source = "resume" if agent.conversation.messages else "startup"
-        started = await fire(agent.deps, "SessionStart", {"source": source})
+        started = await fire(agent.deps, "SessionStart", {"source": source}, tool=source)
         found.events += [ev.Notice(text, "warning") for text in started.errors]
         context += started.context
     outcome = await fire(agent.deps, "UserPromptSubmit", {"prompt": prompt})

@@ -458,3 +458,24 @@ def test_notification_hook_runs_when_an_approval_waits(tmp_path: Path, fake_llm:
     [sent] = _records(ws / "note.jsonl")
     assert sent["hook_event_name"] == "Notification"
     assert "run_in_terminal" in sent["message"]
+
+
+def test_pre_compact_runs_before_slash_compact_with_its_trigger(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws = _ws(tmp_path)
+    hook = _script(tmp_path, "pc.py", RECORD.format(name="compact.jsonl"))
+    never = _script(tmp_path, "never.py", RECORD.format(name="auto-only.jsonl"))
+    _settings(ws, {"PreCompact": _group(hook, "manual") + _group(never, "auto")})
+    answers = [{"text": f"ANSWER-{n}"} for n in range(3)] + [{"text": "SUMMARY-1"}]
+    fake_llm.set_script(answers)
+    for n in range(3):
+        flags = ["--continue"] if n else []
+        proc = _run(tmp_path, fake_llm, answers[n:], "--trust", *flags, prompt=f"Q-{n}")
+        assert proc.returncode == 0, proc.stderr
+    proc = _run(tmp_path, fake_llm, answers[3:], "--trust", "--continue", prompt="/compact tests")
+    assert proc.returncode == 0, proc.stderr
+    [sent] = _records(ws / "compact.jsonl")
+    assert sent["hook_event_name"] == "PreCompact" and sent["trigger"] == "manual"
+    assert sent["custom_instructions"] == "tests"
+    assert not (ws / "auto-only.jsonl").exists()  # its matcher names the other trigger
