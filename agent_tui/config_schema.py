@@ -61,6 +61,40 @@ MODEL: dict[str, Any] = {
     },
 }
 
+HOOK_EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+    "PreCompact",
+)
+_HOOK_EVENT: dict[str, Any] = {  # Claude Code's settings.json shape, as TOML arrays of tables
+    "type": "array",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "matcher": {"type": "string"},
+            "hooks": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["command"],
+                    "properties": {
+                        "type": {"enum": ["command"]},
+                        "command": {"type": "string", "minLength": 1},
+                        "timeout": {"type": "number", "exclusiveMinimum": 0},
+                    },
+                },
+            },
+        },
+    },
+}
+
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -207,6 +241,16 @@ SCHEMA: dict[str, Any] = {
                         },
                     },
                 },
+            },
+        },
+        # Hooks run commands: a workspace's apply only once the folder is trusted.
+        "hooks": {
+            WORKSPACE: TRUSTED,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "read_claude_settings": {"type": "boolean"},
+                **{event: _HOOK_EVENT for event in HOOK_EVENTS},
             },
         },
         "participants": {

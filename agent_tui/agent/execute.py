@@ -8,6 +8,7 @@ read-only calls then run concurrently and the rest one after another, in order.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -18,6 +19,9 @@ from agent_tui import events as ev
 from agent_tui.agent.assemble import RawCall
 from agent_tui.approvals.types import Decision
 from agent_tui.errors import AgentError, ApprovalRequired, ToolError
+from agent_tui.hooks.agent_hooks import fire, notify
+from agent_tui.hooks.decide import hook_verdict
+from agent_tui.hooks.runner import HookOutcome
 from agent_tui.schema_check import certainly_valid
 from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
 
@@ -173,6 +177,13 @@ class CallProcessor:
         value = call.input
         approvals = self.deps.approvals
         verdict = approvals.decide(manifest, value, prepared)
+        hooked = await self._pre_tool_hooks(call, value)
+        if hooked.blocked or hooked.permission is not None:
+            verdict, refusal = hook_verdict(hooked, verdict)
+            if refusal is not None:
+                self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
+                self._finish(call, error_result(refusal))
+                return None
         if verdict.action == "allow":
             self.emit(ev.ToolCallDecided(call.id, True, verdict.step, verdict.reason))
             return _Approved(call, tool, manifest, value, prepared)
@@ -181,6 +192,7 @@ class CallProcessor:
             self._finish(call, error_result(f"This call is not allowed: {verdict.reason}"))
             return None
         future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        notify(self.deps, f"agent-tui needs your permission to use {call.name}")
         self.emit(
             ev.ApprovalRequested(
                 call.id,
@@ -233,6 +245,7 @@ class CallProcessor:
             )
         if not result.is_error and item.prepared.paths:
             result = self._with_folder_instructions(result, item.prepared)
+        result = await self._post_tool_hooks(item, result)
         self._finish(item.call, result, item.prepared.past_tense_message, t0)
 
     def _with_folder_instructions(self, result: ToolResult, prepared: Prepared) -> ToolResult:
@@ -244,6 +257,44 @@ class CallProcessor:
         if not extra:
             return result
         return replace(result, content=f"{result.content}\n\n{extra}")
+
+    async def _pre_tool_hooks(self, call: RawCall, value: dict[str, Any]) -> HookOutcome:
+        outcome = await fire(
+            self.deps,
+            "PreToolUse",
+            {"tool_name": call.name, "tool_input": value, "tool_use_id": call.id},
+            tool=call.name,
+        )
+        for error in outcome.errors:
+            self.emit(ev.Notice(error, "warning"))
+        return outcome
+
+    async def _post_tool_hooks(self, item: _Approved, result: ToolResult) -> ToolResult:
+        """PostToolUse: exit 2 / ``decision: "block"`` and ``additionalContext`` reach the model."""
+        response = {
+            "content": result.content,
+            "is_error": result.is_error,
+            "success": not result.is_error,
+        }
+        outcome = await fire(
+            self.deps,
+            "PostToolUse",
+            {
+                "tool_name": item.call.name,
+                "tool_input": item.input,
+                "tool_response": response,
+                "tool_use_id": item.call.id,
+            },
+            tool=item.call.name,
+        )
+        for error in outcome.errors:
+            self.emit(ev.Notice(error, "warning"))
+        notes = (
+            [f"PostToolUse hook: {outcome.reason}"] if outcome.blocked else []
+        ) + outcome.context
+        if not notes:
+            return result
+        return dataclasses.replace(result, content="\n\n".join([result.content, *notes]))
 
     async def run(self, calls: list[RawCall]) -> None:
         """Process every call; ``results`` and ``edited`` hold what happened."""

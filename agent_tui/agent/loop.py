@@ -153,6 +153,9 @@ class Agent:
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals and the provider's connections."""
+        from agent_tui.hooks.turn_hooks import session_ended
+
+        await session_ended(self)
         self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()
@@ -262,18 +265,29 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
+        from agent_tui.hooks.turn_hooks import prompt_submitted, stop_requested
+
+        hooked = await prompt_submitted(self, plan.text)
+        for event in hooked.events:
+            yield event
+        if hooked.blocked is not None:  # Claude Code: the prompt is erased, the user told why
+            yield ev.ErrorEvent(hooked.blocked)
+            yield ev.TurnFinished("", "hook_blocked", 0, Usage())
+            return
+        prompt = f"{plan.text}\n\n{hooked.context}" if hooked.context else plan.text
         # A conversation cut by /rewind (or loaded) may end on calls without results.
         self._answer_unanswered()
         # The conversation is the one source of every request (see _round); a turn the model
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
         checkpoint = self.conversation.checkpoint()
-        self.conversation.append_user(request_message(plan.text, plan.references, images))
+        self.conversation.append_user(request_message(prompt, plan.references, images))
         self.last_prompt_index = len(self.conversation.messages) - 1
         files = self.deps.checkpoints
         if files is not None:
             files.begin_turn(self.last_prompt_index, text)
         cancelled = True
+        stop_active = False
         try:
             while True:
                 if state.rounds >= state.round_limit:
@@ -282,8 +296,14 @@ class Agent:
                 state.rounds += 1
                 async for event in self._round(plan, state):
                     yield event
-                if not state.called_tools:
-                    break  # the model answered without calling tools: the turn is done
+                if not state.called_tools:  # the model answered: done, unless a Stop hook objects
+                    notices, go_on = await stop_requested(self, stop_active)
+                    for event in notices:
+                        yield event
+                    if go_on is None:
+                        break
+                    stop_active = True
+                    self.conversation.append_user(request_message(f"Stop hook: {go_on}", ()))
             cancelled = False
         except AgentError as exc:
             cancelled = False

@@ -141,5 +141,7 @@ BUILTIN_COMMANDS = (
 
 
 def register_builtin_commands(registry: CommandRegistry) -> None:
-    for command in BUILTIN_COMMANDS:
+    from agent_tui.hooks.command import HOOKS_COMMAND
+
+    for command in (*BUILTIN_COMMANDS, HOOKS_COMMAND):
         registry.register(command)

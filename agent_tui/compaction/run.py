@@ -90,6 +90,12 @@ async def compact(
             f"nothing to compact yet: the last {plural(settings.keep, 'turn')} are kept as they "
             "are ([agent] compact_keep)"
         )
+    from agent_tui.hooks.agent_hooks import fire
+
+    trigger = {"trigger": "auto" if automatic else "manual", "custom_instructions": focus}
+    # Claude Code's PreCompact matcher takes the trigger: "manual" or "auto".
+    for problem in (await fire(agent.deps, "PreCompact", trigger, tool=trigger["trigger"])).errors:
+        yield ev.Notice(problem, "warning")
     model = agent.model
     scale = agent.budget.token_scale.get(model.name, 1.0)
     before = _estimate(messages, system, tools_chars, scale)

@@ -1,0 +1,1 @@
+"""Hooks in Claude Code's format: commands run on agent events (README "Hooks")."""
