@@ -169,11 +169,16 @@ def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, fl
 
 
 def requests_of(log: Path, tag: str) -> list[dict[str, Any]]:
-    """The model requests one run made (its tag is in the URL path)."""
+    """The model requests one run made (its tag is in the URL path). agent-tui also asks a
+    non-default server for its context window (``/props``, ``/v1/models``, ``/api/show``…) the
+    first time it meets a base URL; each run's URL carries its own tag, so every run pays that
+    first-meeting cost here (in use it is cached a day): timed, but not a model request."""
     return [
         rec
         for rec in map(json.loads, log.read_text().splitlines())
-        if rec.get("tag") == tag and rec.get("method") == "POST"
+        if rec.get("tag") == tag
+        and rec.get("method") == "POST"
+        and str(rec.get("path", "")).endswith(("/chat/completions", "/responses", "/messages"))
     ]
 
 
