@@ -28,7 +28,8 @@ def _state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def reading_agent(tmp_path: Path, rounds: int, window: int) -> Agent:
     ws = tmp_path / "ws"
     ws.mkdir()
-    # ~12,000 characters: about 3,000 tokens an output, so a 9,000-token window holds one.
+    # ~12,000 characters: about 3,000 tokens an output, so a 10,000-token window holds one
+    # beside the system prompt and the tool schemas (which grew with read_skill and run_agent).
     (ws / "big.py").write_text(
         "".join(f"value_{i} = {i}  # a line of the file\n" for i in range(400))
     )
@@ -46,7 +47,8 @@ def reading_agent(tmp_path: Path, rounds: int, window: int) -> Agent:
             "context_window": window,
             "max_tokens": 1000,
         },
-        "agent": {"max_rounds": rounds + 1},
+        # Pruning alone: compaction (which runs first near the window) is tested on its own.
+        "agent": {"max_rounds": rounds + 1, "compact_at": 0},
     }
     config = load_config(ws, cli=layer, env={}, user_file=ws / "no-user-rc")
     return build_agent(config)
@@ -67,7 +69,7 @@ def outputs(messages: Any) -> dict[str, str]:
 
 
 def test_outputs_elided_from_requests_are_not_kept_in_the_conversation(tmp_path: Path) -> None:
-    agent = reading_agent(tmp_path, rounds=12, window=9_000)
+    agent = reading_agent(tmp_path, rounds=12, window=10_000)
     asyncio.run(run_turn(agent, "read big.py again and again"))
     provider = agent.deps.provider
     assert isinstance(provider, ScriptedProvider)
