@@ -16,14 +16,11 @@ plain positive integer below a sane bound is taken.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from agent_tui.providers import http11
-from agent_tui.providers.api import import_httpx
+from agent_tui.providers.side_requests import SideRequestFailed, server_root, side_requests
 
 logger = logging.getLogger(__name__)
 
@@ -95,11 +92,6 @@ def from_ollama_show(body: Any) -> int | None:
     return None
 
 
-def _root(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    return base[: -len("/v1")] if base.endswith("/v1") else base
-
-
 async def probe_context_window(
     base_url: str, model: str, key: str | None, timeout: float = PROBE_TIMEOUT_S
 ) -> tuple[int, str] | None:
@@ -108,9 +100,19 @@ async def probe_context_window(
     Returns:
         (tokens, where it was found: "llama.cpp /props" ...), or None when no server flavour told.
     """
-    base, root = base_url.rstrip("/"), _root(base_url)
+    base, root = base_url.rstrip("/"), server_root(base_url)
     headers = {"authorization": f"Bearer {key}"} if key else {}
-    async with _json_getter(base_url, headers, timeout) as get_json:
+    async with side_requests(base_url, headers, timeout) as fetch:
+
+        async def get_json(method: str, url: str, body: Any = None) -> Any:
+            """The parsed answer of a 200, else None: any failure means "cannot tell"."""
+            try:
+                status, raw = await fetch(method, url, body)
+                return json.loads(raw) if status == 200 else None
+            except (SideRequestFailed, ValueError) as exc:
+                logger.debug("context probe %s %s: %s", method, url, exc)
+                return None
+
         if (n := from_llamacpp_props(await get_json("GET", f"{root}/props"))) is not None:
             return n, "llama.cpp /props"
         if (n := from_vllm_models(await get_json("GET", f"{base}/models"), model)) is not None:
@@ -122,48 +124,3 @@ async def probe_context_window(
         if (n := from_ollama_show(show)) is not None:
             return n, "Ollama /api/show"
     return None
-
-
-# get_json(method, url, body=None)
-JsonGetter = Callable[..., Awaitable[Any]]
-
-
-@contextlib.asynccontextmanager
-async def _json_getter(
-    base_url: str, headers: dict[str, str], timeout: float
-) -> AsyncIterator[JsonGetter]:
-    """``get_json(method, url, body)``: the parsed answer of a 200, else None (never raises).
-    Through the small HTTP/1.1 client where it suits, as the provider's own requests go: the
-    probe runs before the first request, and importing httpx would cost that request ~45 ms."""
-    if http11.suits(base_url):
-        client = http11.Client(timeout_s=timeout, connect_timeout_s=timeout, headers=headers)
-
-        async def get_json(method: str, url: str, body: Any = None) -> Any:
-            try:
-                async with client.stream(method, url, body, {}) as response:
-                    if response.status_code != 200:
-                        return None
-                    return json.loads(await response.aread())
-            except (http11.TransportError, TimeoutError, ValueError) as exc:
-                logger.debug("context probe %s %s: %s", method, url, exc)
-                return None
-
-        try:
-            yield get_json
-        finally:
-            await client.aclose()
-        return
-    httpx = import_httpx()
-    async with httpx.AsyncClient(timeout=timeout, headers=headers) as session:
-
-        async def get_json_httpx(method: str, url: str, body: Any = None) -> Any:
-            try:
-                response = await session.request(method, url, json=body)
-                if response.status_code != 200:
-                    return None
-                return response.json()
-            except (httpx.HTTPError, ValueError) as exc:
-                logger.debug("context probe %s %s: %s", method, url, exc)
-                return None
-
-        yield get_json_httpx

@@ -15,12 +15,11 @@ endpoint, a timeout, an odd answer) returns None: the caller keeps its estimate.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from typing import Any
 
-from agent_tui.providers.api import import_httpx
+from agent_tui.providers.side_requests import SideRequestFailed, server_root, side_requests
 
 logger = logging.getLogger(__name__)
 
@@ -34,11 +33,6 @@ MAX_TOKENS_ANSWER = 100_000_000
 
 class CountFailed(Exception):
     """The server did not count (no such endpoint, an error, a timeout, an odd answer)."""
-
-
-def _root(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    return base[: -len("/v1")] if base.endswith("/v1") else base
 
 
 def _strings(value: Any, out: list[str]) -> None:
@@ -77,33 +71,12 @@ def _count(value: Any) -> int:
 
 
 async def _post(url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
-    from agent_tui.providers import http11
-
-    if not http11.suits(url):  # a proxy or user:password: httpx honours them
-        return await _post_httpx(url, body, headers, timeout)
-    # The small client, as the providers use it: no httpx import (~45 ms) on the -p path.
-    client = http11.Client(timeout_s=timeout, connect_timeout_s=timeout, headers={})
-    try:
-        async with asyncio.timeout(timeout):
-            async with client.stream_post(url, body, headers) as response:
-                status, raw = response.status_code, await response.aread()
-    except (http11.TransportError, TimeoutError, OSError) as exc:
-        raise CountFailed(f"POST {url}: {type(exc).__name__} {exc}") from None
-    finally:
-        await client.aclose()
+    async with side_requests(url, headers, timeout) as fetch:
+        try:
+            status, raw = await fetch("POST", url, body)
+        except SideRequestFailed as exc:
+            raise CountFailed(str(exc)) from None
     return _json_answer(url, status, raw)
-
-
-async def _post_httpx(
-    url: str, body: dict[str, Any], headers: dict[str, str], timeout: float
-) -> Any:
-    httpx = import_httpx()
-    try:
-        async with httpx.AsyncClient(timeout=timeout, headers=headers) as client:
-            response = await client.post(url, json=body)
-    except httpx.HTTPError as exc:
-        raise CountFailed(f"POST {url}: {type(exc).__name__} {exc}") from None
-    return _json_answer(url, response.status_code, response.content)
 
 
 def _json_answer(url: str, status: int, raw: bytes) -> Any:
@@ -123,7 +96,7 @@ async def count_llamacpp(
     Raises:
         CountFailed: no count came back.
     """
-    answer = await _post(f"{_root(base_url)}/tokenize", {"content": text}, headers, timeout)
+    answer = await _post(f"{server_root(base_url)}/tokenize", {"content": text}, headers, timeout)
     tokens = answer.get("tokens") if isinstance(answer, dict) else None
     if not isinstance(tokens, list):
         raise CountFailed("llama.cpp /tokenize: no tokens list")
