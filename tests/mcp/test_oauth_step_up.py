@@ -174,3 +174,9 @@ async def test_login_with_tokens_still_good_answers_at_once_instead_of_waiting_f
     manager, _ = await make_manager({"prot": {"url": protected_url}})
     url = await asyncio.wait_for(begin_sign_in(manager, "prot"), 30)
     assert url == ""
+    # The sign-in goes on to restart the server in the background: let it finish before the
+    # manager is shut down (a restart racing the teardown hung it).
+    from agent_tui.mcp.login import _SIGN_INS
+
+    await asyncio.wait_for(asyncio.gather(*_SIGN_INS), 30)
+    assert manager.state("prot").status == "running"
