@@ -115,6 +115,7 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
         config, config.workspace, allow_tools=engine.allow_tools, yolo=engine.yolo
     )
     approvals.grants = engine.grants  # the same store: session grants survive
+    approvals.modes = engine.modes  # and the mode
     notes = await _apply_mcp(agent, config)
     deps.config, deps.approvals = config, approvals
     _share_disabled(deps)

@@ -93,6 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add("--yolo", action="store_true", help="approve every tool call without asking")
     add(
+        "--mode",
+        choices=["ask", "accept-edits", "plan"],
+        default="ask",
+        help="start in this mode (Shift+Tab cycles them in the app): accept-edits approves edits "
+        "inside the workspace; plan runs only read-only tools, so with -p it prints a plan and "
+        "changes nothing",
+    )
+    add(
         "--trust",
         action="store_true",
         help="apply this workspace's trust-gated .agentrc settings for this run",
@@ -273,6 +281,9 @@ def _run(args: argparse.Namespace) -> int:
     become_subreaper()
     clean_up_on_signals()
     agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
+    from agent_tui.modes import Mode
+
+    agent.deps.approvals.modes.set(Mode(args.mode))
     if headless:
         from agent_tui.headless import HeadlessOptions, run_headless
         from agent_tui.sessions.resume import attach_headless

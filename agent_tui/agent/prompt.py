@@ -204,12 +204,16 @@ def _common_cap(sizes: list[int], available: int) -> int:
 
 
 def request_message(
-    text: str, references: Sequence[Reference], images: Sequence[ImageBlock] = ()
+    text: str,
+    references: Sequence[Reference],
+    images: Sequence[ImageBlock] = (),
+    notes: Sequence[str] = (),
 ) -> Message:
-    """A user request as the conversation stores it: its attachments, then its text and images
-    (``--image`` files, and ``#file:`` references to images)."""
+    """A user request as the conversation stores it: its attachments, then its text, the app's
+    ``notes`` to the model (a mode change) and images (``--image`` files, and ``#file:``
+    references to images)."""
     attached = [r.image for r in references if r.image is not None]
-    content: list[Block] = [TextBlock(text), *attached, *images]
+    content: list[Block] = [TextBlock(text), *map(TextBlock, notes), *attached, *images]
     return _current_message(Message("user", content), references)
 
 

@@ -3,12 +3,16 @@
 1. ``disabled``      the tool is disabled (``tools.disabled`` / the picker) -> deny
    ``no_change``     the call changes nothing (``Prepared.changes_nothing``) -> allow
 2. ``read_only``     a read-only tool on paths inside the workspace -> allow
+   ``mode``          plan mode (``modes``) and the tool is not read-only -> deny, with a reason
+                     the model sees; before ``--yolo``, so plan mode changes nothing whatever else
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
 3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
                      command line we cannot parse, a redirection or an option writing outside the
                      workspace, a path argument or ``<`` outside it, ``/dev/tcp`` -> ask
    ``flag``          ``--allow-tool NAME`` -> allow
 4. ``not_eligible``  ``tools.eligible_for_auto_approval.NAME = false`` -> ask
+   ``mode``          accept-edits mode and an edit tool on paths inside the workspace (the deny
+                     rules above have already asked for protected and outside paths) -> allow
 5. ``grant``         a session, workspace or always grant covers the call -> allow
 6. ``setting``       ``tools.auto_approve``, terminal rules (on every sub-command), URL patterns,
                      edit globs cover the call -> allow. A terminal rule or grant covers a
@@ -45,6 +49,7 @@ from agent_tui.approvals.suggest import exact_pattern, suggest_for
 from agent_tui.approvals.types import CommandPart, Decision, Scope, Verdict
 from agent_tui.config import Config
 from agent_tui.errors import ConfigError
+from agent_tui.modes import Mode, ModeState
 from agent_tui.tools.base import Manifest, Prepared
 from agent_tui.tools.workspace_paths import is_inside, real_path, real_root
 
@@ -118,6 +123,7 @@ class ApprovalEngine:
         self.workspace = real_root(workspace)
         self.allow_tools = set(allow_tools)
         self.yolo = yolo
+        self.modes = ModeState()  # Shift+Tab / --mode; /trust's reload hands it on
         self.grants = GrantStore(self.workspace, state_dir)
         # The tool picker updates this set; it starts from `tools.disabled`.
         self.disabled: set[str] = set(config.section("tools", "disabled") or ())
@@ -146,6 +152,14 @@ class ApprovalEngine:
         reads_inside = not call.outside and not call.urls and manifest.kind != "fetch"
         if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL:
             return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
+        mode = self.modes.current
+        if mode is Mode.PLAN and not manifest.read_only:
+            return Verdict(
+                "deny",
+                "mode",
+                f"denied: plan mode is on, so only read-only tools run ({name} is not one). "
+                "Finish the plan; the user accepts it before anything is changed",
+            )
         if self.yolo:
             # Still runs, but the card and the headless line say what it touched.
             note = self._protected(call)
@@ -164,6 +178,10 @@ class ApprovalEngine:
                 "not_eligible",
                 f"asked: {name} is not eligible for auto-approval "
                 f"(tools.eligible_for_auto_approval in {where})",
+            )
+        if mode is Mode.ACCEPT_EDITS and manifest.kind == "edit" and call.relative:
+            return Verdict(
+                "allow", "mode", "allowed: accept-edits mode (an edit inside the workspace)"
             )
         return self._remembered_or_setting(call) or Verdict(
             "ask", "default", f"asked: {self._uncovered_reason(call)}"

@@ -21,7 +21,8 @@ class Verdict:
     Args:
         action: ``allow`` runs the call, ``ask`` needs a Decision from the user, ``deny`` refuses.
         step: the decision-order step that decided (``disabled``, ``read_only``, ``deny_rule``,
-            ``not_eligible``, ``grant``, ``setting``, ``flag`` for --yolo/--allow-tool, ``default``).
+            ``not_eligible``, ``grant``, ``setting``, ``flag`` for --yolo/--allow-tool, ``mode``
+            for plan and accept-edits mode, ``default``).
         reason: a sentence for the tool card and stream-json, e.g. "allowed: rule `git status` in ~/.agentrc".
     """
 

@@ -35,6 +35,7 @@ from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
 from agent_tui.ui.local_commands import UiCommandContext, split_command
+from agent_tui.ui.mode_flow import ModeFlow
 from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
@@ -62,9 +63,18 @@ def short_path(path: Path) -> str:
 
 
 def approval_mode(agent: Any) -> str:
+    """The status bar's mode: plan and accept edits as chosen; in ask mode, what the flags and
+    settings make of it (--yolo, tools.auto_approve)."""
+    from agent_tui.modes import Mode
+
     approvals = agent.deps.approvals
+    mode = approvals.modes.current
+    if mode is Mode.PLAN:
+        return mode.label  # refuses what is not read-only, --yolo or not
     if getattr(approvals, "yolo", False):
         return "yolo"
+    if mode is not Mode.ASK:
+        return str(mode.label)
     if agent.deps.config.section("tools", "auto_approve"):
         return "auto"
     return "ask"
@@ -87,6 +97,7 @@ class AgentApp(App[int]):
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
         Binding("escape", "edit_previous", "Edit previous prompt", show=False),  # when idle
+        Binding("shift+tab", "cycle_mode", "Mode", priority=True, key_display="⇧⇥"),
         Binding("ctrl+t", "tools", "Tools"),
         Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
         Binding("f1", "help", "Help"),
@@ -117,6 +128,7 @@ class AgentApp(App[int]):
         self.previous_prompt = PreviousPromptOffer()  # Esc Esc on an empty prompt
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         self.queue_flow = QueueFlow(self)  # messages typed while a turn runs
+        self.mode_flow = ModeFlow(self)  # Shift+Tab, and the offer to carry out a plan
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
 
@@ -280,6 +292,7 @@ class AgentApp(App[int]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is self.turn_worker and event.worker.is_finished:
             self.queue_flow.turn_ended(event.state)
+            self.mode_flow.turn_ended(event.state, len(self.queue_flow.queued))
 
     async def submit_queued(self, text: str) -> None:
         """Send a queued message, unless another turn started meanwhile (then queue it again)."""
@@ -401,6 +414,7 @@ class AgentApp(App[int]):
                 else:
                     self.rewind_flow.turn_kept(self.agent.last_prompt_index)
                 self._set_busy(False)
+                self.mode_flow.turn_finished(view.finished)
                 notify_if_away(self, turn_end_message(self.agent.conversation))
                 self.title = APP_TITLE
 
@@ -430,6 +444,8 @@ class AgentApp(App[int]):
             return False
         if action == "edit_previous" and self.status.busy:
             return False
+        if action == "cycle_mode" and len(self.screen_stack) > 1:
+            return False  # a dialog is open: Shift+Tab moves its focus back, as usual
         return True
 
     async def ask_approval(self, event: ev.ApprovalRequested) -> Decision:
@@ -478,6 +494,9 @@ class AgentApp(App[int]):
         if not self.prompt_input.text:
             said = self.transcript.query(UserMessage)
             self.previous_prompt.escape(self, said.last().text if said else "")
+
+    def action_cycle_mode(self) -> None:
+        self.mode_flow.cycle()
 
     def action_edit_in_editor(self) -> None:
         edit_prompt_in_editor(self)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from agent_tui.approvals.types import Decision, Scope
+from agent_tui.modes import Mode
 from agent_tui.tools.base import Prepared
 from tests.approvals.conftest import EngineFactory, manifest
 
@@ -47,6 +48,7 @@ class Row:
     action: str = "ask"
     step: str = "default"
     reason: str = ""
+    mode: str = "ask"
 
 
 ROWS = [
@@ -176,12 +178,47 @@ ROWS = [
         reason="asked: README.md matches no rule or grant"),
     Row("default-execute", "kill_terminal", {"terminal_id": "t"}, flags={},
         extra_rc="[tools]\ndisabled = []\n", reason="asked: kill_terminal needs approval"),
+    # modes (issue 17): plan mode refuses anything not read-only, before --yolo, grants and rules
+    Row("plan-edit", "create_file", paths=("src/a.py",), mode="plan", action="deny", step="mode",
+        reason="denied: plan mode is on, so only read-only tools run (create_file is not one)"),
+    Row("plan-rule-allowed-command", "run_in_terminal", {"command": "git status"}, mode="plan",
+        action="deny", step="mode"),
+    Row("plan-beats-yolo", "create_file", paths=("src/a.py",), flags={"yolo": True}, mode="plan",
+        action="deny", step="mode"),
+    Row("plan-beats-grant", "apply_patch", paths=("src/a.py",),
+        grants=((Scope.ALWAYS, "apply_patch", None),), mode="plan", action="deny", step="mode"),
+    Row("plan-beats-allow-tool", "create_file", paths=("src/a.py",),
+        flags={"allow_tools": ["create_file"]}, mode="plan", action="deny", step="mode"),
+    Row("plan-disabled-first", "kill_terminal", mode="plan", action="deny", step="disabled"),
+    Row("plan-read", "read_file", paths=("src/a.py",), mode="plan", action="allow",
+        step="read_only"),
+    Row("plan-read-outside-asks", "read_file", paths=("/etc/passwd",), mode="plan",
+        step="deny_rule"),
+    Row("plan-mcp-read-only", "mcp_srv_lookup", mode="plan", action="allow", step="read_only"),
+    Row("plan-fetch-asks", "fetch_webpage", urls=("https://example.com/",), mode="plan"),
+    # accept-edits: edit tools inside the workspace run; what the deny rules catch still asks
+    Row("accept-edits-inside", "create_file", paths=("docs/new.md",), mode="accept-edits",
+        action="allow", step="mode", reason="allowed: accept-edits mode"),
+    Row("accept-edits-patch", "apply_patch", paths=("a.txt", "docs/b.txt"), mode="accept-edits",
+        action="allow", step="mode"),
+    Row("accept-edits-protected", "create_file", paths=(".env",), mode="accept-edits",
+        step="deny_rule"),
+    Row("accept-edits-edit-rule-false", "create_file", paths=("src/generated/x.py",),
+        mode="accept-edits", step="deny_rule"),
+    Row("accept-edits-outside", "create_file", paths=("/tmp/elsewhere.txt",), mode="accept-edits",
+        step="deny_rule"),
+    Row("accept-edits-not-eligible", "replace_string_in_file", paths=("docs/a.md",),
+        mode="accept-edits", step="not_eligible"),
+    Row("accept-edits-command-asks", "run_in_terminal", {"command": "make"}, mode="accept-edits"),
+    Row("accept-edits-fetch-asks", "fetch_webpage", urls=("https://example.com/",),
+        mode="accept-edits"),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r.id for r in ROWS])
 def test_decision_table(row: Row, make_engine: EngineFactory, workspace: Path) -> None:
     engine = make_engine(USER_RC, row.extra_rc, **row.flags)
+    engine.modes.set(Mode(row.mode))
     for scope, tool, pattern in row.grants:
         engine.grants.add(scope, tool, pattern)
     kind = "read" if row.tool.startswith("mcp_") else None

@@ -91,4 +91,4 @@ async def test_at_80_columns_the_context_stays_and_the_folder_gives_way(
     wide = make_app(tmp_path / "wide", monkeypatch, fake_llm)
     async with wide.run_test(size=(200, 24)) as pilot:  # room for all: nothing is left out
         await pilot.pause()
-        assert "approvals: ask" in bar_text(wide) and "/ws" in bar_text(wide)
+        assert "mode: ask" in bar_text(wide) and "/ws" in bar_text(wide)

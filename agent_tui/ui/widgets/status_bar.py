@@ -1,5 +1,5 @@
-"""The one-line status bar: model (and its endpoint's host when not the provider's own API),
-workspace, approval mode, and the session's tokens and cost."""
+"""The one-line status bar: state (with the turn's elapsed time), model (and its endpoint's host
+when not the provider's own API), workspace, mode, and the session's tokens, cost and context."""
 
 from __future__ import annotations
 
@@ -36,6 +36,16 @@ def context_text(tokens: int, window: int) -> str:
     return f"context {round(100 * tokens / window)}% of {size}"
 
 
+def elapsed_text(seconds: float) -> str:
+    """``7s``, ``2m 05s``, ``1h 02m``: the running turn's time, short."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m {whole % 60:02d}s"
+    return f"{whole // 3600}h {whole % 3600 // 60:02d}m"
+
+
 class StatusBar(Static):
     """Attributes down: the app sets these reactives; the bar only renders them."""
 
@@ -64,26 +74,32 @@ class StatusBar(Static):
     queued: reactive[int] = reactive(0)  # messages typed during the turn, sent when it ends
 
     _waiting_since = 0.0
+    _busy_since = 0.0
     _ticker: Timer | None = None
+    clock = staticmethod(time.monotonic)  # tests pin it for snapshots
 
     def watch_busy(self, busy: bool) -> None:
-        if not busy:
-            self.waiting_tokens = 0  # however the turn ended (cancelled too), nothing is awaited
-
-    def watch_waiting_tokens(self, tokens: int) -> None:
-        # Redrawn each second while waiting, so the elapsed time moves; stopped once answered.
+        # Redrawn each second while a turn runs, so its elapsed time moves.
         if self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
-        if tokens:
-            self._waiting_since = time.monotonic()
+        if busy:
+            self._busy_since = self.clock()
             self._ticker = self.set_interval(1.0, self.refresh)
+        else:
+            self.waiting_tokens = 0  # however the turn ended (cancelled too), nothing is awaited
+
+    def watch_waiting_tokens(self, tokens: int) -> None:
+        if tokens:
+            self._waiting_since = self.clock()
 
     def render(self) -> Content:
         cost = f" ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
-        state = "● working" if self.busy else "○ ready"
+        state = "○ ready"
+        if self.busy:
+            state = f"● working {elapsed_text(self.clock() - self._busy_since)}"
         if self.busy and self.waiting_tokens:
-            elapsed = time.monotonic() - self._waiting_since
+            elapsed = self.clock() - self._waiting_since
             state = f"◌ {waiting_text(self.waiting_tokens, elapsed)}"
         if self.queued:
             state += f" · {self.queued} queued"
@@ -92,14 +108,15 @@ class StatusBar(Static):
             f"MCP: {self.mcp_starting} starting…" if self.mcp_starting else "",
             f"{self.model_name} @ {self.endpoint}" if self.endpoint else self.model_name,
             self.workspace,
-            f"approvals: {self.approval_mode}",
+            f"mode: {self.approval_mode}",
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
             context_text(self.context_tokens, self.context_window),
         ]
-        # Too narrow for all of it: the folder goes first, then the approval mode, then the
-        # token counts, so the state, the model, its endpoint and the context stay readable.
+        # Too narrow for all of it: the folder goes first, then the token counts, then the
+        # context, so the state, the model, its endpoint and the mode stay readable (the mode
+        # decides what runs without asking).
         room = self.content_region.width
-        for drop in (3, 4, 5):
+        for drop in (3, 5, 6):
             if not room or len(" │ ".join(p for p in parts if p)) <= room:
                 break
             parts[drop] = ""

@@ -1,0 +1,73 @@
+"""Modes in the app (issue 17 item 2): Shift+Tab cycles them; a turn in plan mode that ends with
+a plan offers to carry it out (``PlanReadyScreen``).
+
+Accepting switches to the chosen mode and sends :data:`GO_AHEAD` as an ordinary, visible prompt;
+the agent adds the "plan mode is off" note to it (``modes.notes``). Keeping planning leaves the
+mode as it is: what the user types next goes to the model in plan mode.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.worker import WorkerState
+
+from agent_tui import events as ev
+from agent_tui.modes import Mode, ModeState
+from agent_tui.ui.screens.plan_ready import KEEP_PLANNING, PlanReadyScreen
+from agent_tui.ui.widgets.notes import Note
+
+if TYPE_CHECKING:
+    from agent_tui.ui.app import AgentApp
+
+GO_AHEAD = "The plan is accepted: carry it out."
+# Turns that did not end with a whole answer: an error, a cut answer (Continue asks for the rest),
+# a local command, a prompt a hook blocked.
+_NOT_A_PLAN = ("error", "max_tokens", "local_command", "hook_blocked")
+
+
+class ModeFlow:
+    def __init__(self, app: AgentApp) -> None:
+        self.app = app
+        self._planned = False  # the last turn ended with an answer while in plan mode
+
+    @property
+    def modes(self) -> ModeState:
+        modes: ModeState = self.app.agent.deps.approvals.modes
+        return modes
+
+    def cycle(self) -> None:
+        """Shift+Tab: the next mode; takes effect at the next tool call, even mid-turn."""
+        self.modes.cycle()
+        self.app.refresh_approval_mode()
+
+    def turn_finished(self, finished: ev.TurnFinished | None) -> None:
+        """Called as a turn's worker ends: did it end with a plan?"""
+        self._planned = (
+            finished is not None
+            and not finished.cancelled
+            and finished.stop_reason not in _NOT_A_PLAN
+            and bool(finished.text.strip())
+            and self.modes.current is Mode.PLAN
+        )
+
+    def turn_ended(self, state: WorkerState, queued: int) -> None:
+        """After the queue had its turn: offer the plan unless more messages are on their way
+        (they go to the model still in plan mode; the offer comes after their answer)."""
+        planned, self._planned = self._planned, False
+        if planned and state == WorkerState.SUCCESS and not queued:
+            self.app.push_screen(PlanReadyScreen(self.modes.before_plan), self._answered)
+
+    async def _answered(self, answer: str | None) -> None:
+        if answer is None or answer == KEEP_PLANNING or self.modes.current is not Mode.PLAN:
+            await self.app.transcript.add(
+                Note("Still in plan mode: say what to change, or Shift+Tab to leave it.")
+            )
+            self.app.prompt_input.focus()
+            return
+        self.modes.leave_plan(Mode(answer))
+        self.app.refresh_approval_mode()
+        if self.app.busy:  # a prompt was sent meanwhile: it goes first; this one waits
+            self.app.queue_flow.add(GO_AHEAD)
+            return
+        await self.app.submit(GO_AHEAD)

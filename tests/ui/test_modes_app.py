@@ -1,0 +1,198 @@
+"""Modes in the app (issue 17 item 2): Shift+Tab, the status bar, plan mode and its offer to carry
+the plan out, against the fake LLM server (real HTTP, real tools, real files)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_tui.build import build_agent
+from agent_tui.config import load_config
+from agent_tui.modes import Mode
+from agent_tui.modes.notes import PLAN_OFF, PLAN_ON
+from agent_tui.ui.app import AgentApp
+from agent_tui.ui.mode_flow import GO_AHEAD
+from agent_tui.ui.screens.plan_ready import PlanReadyScreen
+from agent_tui.ui.widgets.notes import Note, UserMessage
+from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.fakes.llm_server import FakeLLM
+from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+
+
+def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: FakeLLM) -> AgentApp:
+    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "app.py").write_text("print('hi')\n")
+    layer = {"model": {"provider": "anthropic", "name": "fake", "base_url": fake.url}}
+    config = load_config(
+        workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=tmp_path / "no-rc"
+    )
+    return AgentApp(build_agent(config))
+
+
+def bar(app: AgentApp) -> str:
+    return str(app.query_one(StatusBar).render())
+
+
+def create(path: str, content: str = "x\n") -> dict[str, Any]:
+    return {
+        "tool_calls": [
+            {"id": "c1", "name": "create_file", "input": {"path": path, "content": content}}
+        ]
+    }
+
+
+def texts(message: dict[str, Any]) -> list[str]:
+    content = message["content"]
+    return [content] if isinstance(content, str) else [b.get("text", "") for b in content]
+
+
+async def test_shift_tab_cycles_the_modes_and_the_status_bar_says_which(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modes = app.agent.deps.approvals.modes
+        seen = []
+        for _ in range(4):
+            seen.append((modes.current, bar(app)))
+            await pilot.press("shift+tab")
+            await pilot.pause()
+        assert [m for m, _ in seen] == [Mode.ASK, Mode.ACCEPT_EDITS, Mode.PLAN, Mode.ASK]
+        for mode, text in seen:
+            assert f"mode: {mode.label}" in text, text  # at 80 columns too
+        assert app.prompt_input.has_focus  # Shift+Tab did not move the focus away
+
+
+async def test_shift_tab_in_a_dialog_moves_its_focus_and_keeps_the_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([create("new.txt"), {"text": "done"}])
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "make a file")
+        await wait_screen(pilot, "ApprovalScreen")
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        assert app.agent.deps.approvals.modes.current is Mode.ASK
+        assert "mode: ask" in bar(app)
+        await pilot.press("n", "enter")  # deny, no reason
+        await wait_idle(pilot)
+        assert not (app.workspace / "new.txt").exists()
+
+
+async def test_accept_edits_writes_without_a_dialog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([create("new.txt", "made\n"), {"text": "done"}])
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("shift+tab")
+        await send(pilot, "make a file")
+        await wait_idle(pilot)
+        assert (app.workspace / "new.txt").read_text() == "made\n"
+        (card,) = app.query(ToolCard)
+        assert card.state.status == "done"
+        assert "accept-edits mode" in card.state.decided
+
+
+async def test_plan_mode_refuses_an_edit_then_offers_the_plan_and_carries_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script(
+        [
+            create("new.txt"),
+            {"text": "PLAN: 1. create new.txt"},
+            create("new.txt", "built\n"),
+            {"text": "Built."},
+        ]
+    )
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("shift+tab", "shift+tab")  # plan
+        await send(pilot, "plan a file")
+        await wait_screen(pilot, "PlanReadyScreen")
+        assert not (app.workspace / "new.txt").exists()
+        (card,) = app.query(ToolCard)
+        assert card.state.status == "denied" and "plan mode is on" in card.state.decided
+        notes = [n.text for n in app.query(Note)]
+        assert any("Plan mode: the model is told" in n for n in notes)
+        assert PLAN_ON in texts(fake_llm.requests[0]["messages"][-1])
+
+        assert isinstance(app.screen, PlanReadyScreen)
+        labels = [label for _, label in app.screen.answers]
+        assert "accept edits" in labels[0]  # the mode plan mode was entered from comes first
+        await pilot.press("1")  # carry it out, accepting edits as before
+        await wait_until(pilot, lambda: len(fake_llm.requests) == 4, "the plan carried out")
+        await wait_idle(pilot)
+        assert app.agent.deps.approvals.modes.current is Mode.ACCEPT_EDITS
+        assert (app.workspace / "new.txt").read_text() == "built\n"  # no dialog: accept edits
+        assert [m.text for m in app.query(UserMessage)] == ["plan a file", GO_AHEAD]
+        go = texts(fake_llm.requests[2]["messages"][-1])
+        assert go == [GO_AHEAD, PLAN_OFF.format(mode="accept-edits")]
+        assert "mode: accept edits" in bar(app)
+        assert not isinstance(app.screen, PlanReadyScreen)
+
+
+async def test_keep_planning_stays_in_plan_mode_and_sends_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "PLAN A"}, {"text": "PLAN B"}])
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.agent.deps.approvals.modes.set(Mode.PLAN)
+        await send(pilot, "plan")
+        await wait_screen(pilot, "PlanReadyScreen")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.agent.deps.approvals.modes.current is Mode.PLAN
+        assert len(fake_llm.requests) == 1
+        assert any("Still in plan mode" in n.text for n in app.query(Note))
+        assert app.prompt_input.has_focus
+        await send(pilot, "use fewer steps")  # goes to the model still planning, told once
+        await wait_screen(pilot, "PlanReadyScreen")
+        assert texts(fake_llm.requests[1]["messages"][-1]) == ["use fewer steps"]
+
+
+async def test_a_message_queued_while_planning_goes_before_the_offer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "PLAN A"}, {"text": "PLAN B"}])
+    fake_llm.hold_after = 0
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.agent.deps.approvals.modes.set(Mode.PLAN)
+        await send(pilot, "plan")
+        await wait_until(pilot, lambda: len(fake_llm.requests) == 1, "the first request")
+        await send(pilot, "and mention tests")
+        fake_llm.release.set()
+        await wait_until(pilot, lambda: len(fake_llm.requests) == 2, "the queued message")
+        await wait_screen(pilot, "PlanReadyScreen")
+        assert "and mention tests" in json.dumps(fake_llm.requests[1]["messages"][-1])
+
+
+async def test_the_running_turn_shows_its_elapsed_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "One. Two. Three."}])
+    fake_llm.hold_after = 6  # answering, then held: working, not waiting
+    now = [100.0]
+    monkeypatch.setattr(StatusBar, "clock", staticmethod(lambda: now[0]))
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "hi")
+        await wait_until(pilot, lambda: "working" in bar(app), "the answer streaming")
+        now[0] += 75
+        app.query_one(StatusBar).refresh()
+        await pilot.pause()
+        assert "1m 15s" in bar(app)
+        fake_llm.release.set()
+        await wait_idle(pilot)
+        assert "○ ready" in bar(app) and "1m 15s" not in bar(app)
