@@ -157,8 +157,7 @@ class ApprovalEngine:
             return Verdict(
                 "deny",
                 "mode",
-                f"denied: plan mode is on, so only read-only tools run ({name} is not one). "
-                "Finish the plan; the user accepts it before anything is changed",
+                f"denied: plan mode, only read-only tools run ({name} is not one)",
             )
         if self.yolo:
             # Still runs, but the card and the headless line say what it touched.

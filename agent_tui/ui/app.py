@@ -46,6 +46,7 @@ from agent_tui.ui.shell_command import ShellCard, shell_command
 from agent_tui.ui.shell_command import run_into as run_shell_into
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
+from agent_tui.ui.widgets.plan_offer import PlanOffer
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.transcript import Transcript
@@ -283,6 +284,10 @@ class AgentApp(App[int]):
         else:  # the turn ended as the key was pressed: an ordinary prompt
             await self.submit(event.text)
 
+    @on(PlanOffer.Answered)
+    async def _plan_answered(self, event: PlanOffer.Answered) -> None:
+        await self.mode_flow.answered(event.answer)
+
     @on(PromptInput.TakeQueued)
     def _take_queued(self) -> None:
         text = self.queue_flow.take_last()
@@ -495,8 +500,8 @@ class AgentApp(App[int]):
             said = self.transcript.query(UserMessage)
             self.previous_prompt.escape(self, said.last().text if said else "")
 
-    def action_cycle_mode(self) -> None:
-        self.mode_flow.cycle()
+    async def action_cycle_mode(self) -> None:
+        await self.mode_flow.cycle()
 
     def action_edit_in_editor(self) -> None:
         edit_prompt_in_editor(self)

@@ -1,5 +1,5 @@
 """Modes in the app (issue 17 item 2): Shift+Tab cycles them; a turn in plan mode that ends with
-a plan offers to carry it out (``PlanReadyScreen``).
+a plan offers to carry it out (``PlanOffer``, in place of the prompt until answered).
 
 Accepting switches to the chosen mode and sends :data:`GO_AHEAD` as an ordinary, visible prompt;
 the agent adds the "plan mode is off" note to it (``modes.notes``). Keeping planning leaves the
@@ -14,8 +14,9 @@ from textual.worker import WorkerState
 
 from agent_tui import events as ev
 from agent_tui.modes import Mode, ModeState
-from agent_tui.ui.screens.plan_ready import KEEP_PLANNING, PlanReadyScreen
+from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import Note
+from agent_tui.ui.widgets.plan_offer import KEEP_PLANNING, PlanOffer
 
 if TYPE_CHECKING:
     from agent_tui.ui.app import AgentApp
@@ -36,10 +37,18 @@ class ModeFlow:
         modes: ModeState = self.app.agent.deps.approvals.modes
         return modes
 
-    def cycle(self) -> None:
-        """Shift+Tab: the next mode; takes effect at the next tool call, even mid-turn."""
+    async def cycle(self) -> None:
+        """Shift+Tab: the next mode; takes effect at the next tool call, even mid-turn. With the
+        plan offer up, leaving plan mode this way answers it: the prompt comes back."""
         self.modes.cycle()
         self.app.refresh_approval_mode()
+        if self.offered and self.modes.current is not Mode.PLAN:
+            await self._close_offer()
+
+    async def _close_offer(self) -> None:
+        await self.app.query(PlanOffer).remove()
+        self.app.query_one(Composer).display = True
+        self.app.prompt_input.focus()
 
     def turn_finished(self, finished: ev.TurnFinished | None) -> None:
         """Called as a turn's worker ends: did it end with a plan?"""
@@ -55,15 +64,22 @@ class ModeFlow:
         """After the queue had its turn: offer the plan unless more messages are on their way
         (they go to the model still in plan mode; the offer comes after their answer)."""
         planned, self._planned = self._planned, False
-        if planned and state == WorkerState.SUCCESS and not queued:
-            self.app.push_screen(PlanReadyScreen(self.modes.before_plan), self._answered)
+        if planned and state == WorkerState.SUCCESS and not queued and not self.offered:
+            composer = self.app.query_one(Composer)
+            composer.display = False  # what is typed meanwhile waits in it, untouched
+            self.app.mount(PlanOffer(self.modes.before_plan), before=composer)
 
-    async def _answered(self, answer: str | None) -> None:
-        if answer is None or answer == KEEP_PLANNING or self.modes.current is not Mode.PLAN:
+    @property
+    def offered(self) -> bool:
+        return bool(self.app.query(PlanOffer))
+
+    async def answered(self, answer: str) -> None:
+        """The user chose (``PlanOffer.Answered``): put the prompt back, then act on it."""
+        await self._close_offer()
+        if answer == KEEP_PLANNING:
             await self.app.transcript.add(
                 Note("Still in plan mode: say what to change, or Shift+Tab to leave it.")
             )
-            self.app.prompt_input.focus()
             return
         self.modes.leave_plan(Mode(answer))
         self.app.refresh_approval_mode()

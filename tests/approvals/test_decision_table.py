@@ -180,7 +180,7 @@ ROWS = [
         extra_rc="[tools]\ndisabled = []\n", reason="asked: kill_terminal needs approval"),
     # modes (issue 17): plan mode refuses anything not read-only, before --yolo, grants and rules
     Row("plan-edit", "create_file", paths=("src/a.py",), mode="plan", action="deny", step="mode",
-        reason="denied: plan mode is on, so only read-only tools run (create_file is not one)"),
+        reason="denied: plan mode, only read-only tools run (create_file is not one)"),
     Row("plan-rule-allowed-command", "run_in_terminal", {"command": "git status"}, mode="plan",
         action="deny", step="mode"),
     Row("plan-beats-yolo", "create_file", paths=("src/a.py",), flags={"yolo": True}, mode="plan",

@@ -115,7 +115,8 @@ def test_plan_mode_changes_nothing_whatever_allows_the_call(
     got = results(fake_llm.requests[1])
     assert "print('hi')" in got["call_0"]  # read-only tools still run
     for n in range(1, len(WRITES) + 1):
-        assert "plan mode is on, so only read-only tools run" in got[f"call_{n}"], got[f"call_{n}"]
+        assert "plan mode, only read-only tools run" in got[f"call_{n}"], got[f"call_{n}"]
+        assert "Finish the plan with read-only tools" in got[f"call_{n}"]
     first_user = fake_llm.requests[0]["messages"][0]
     assert PLAN_ON in user_texts(first_user)  # the model was told, in the message it answered
 
@@ -140,7 +141,7 @@ def test_plan_mode_holds_for_a_sub_agent_and_for_calls_written_as_text(
     assert proc.returncode == 0, proc.stderr
     assert tree(ws) == before
     child_results = results(fake_llm.requests[2])
-    assert "plan mode is on" in child_results["call_0"]
+    assert "plan mode, only read-only tools run" in child_results["call_0"]
 
 
 def test_the_plan_note_is_sent_once_and_leaving_plan_mode_is_said_once(

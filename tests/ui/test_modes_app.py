@@ -15,8 +15,9 @@ from agent_tui.modes import Mode
 from agent_tui.modes.notes import PLAN_OFF, PLAN_ON
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.mode_flow import GO_AHEAD
-from agent_tui.ui.screens.plan_ready import PlanReadyScreen
+from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import Note, UserMessage
+from agent_tui.ui.widgets.plan_offer import PlanOffer
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.fakes.llm_server import FakeLLM
@@ -118,16 +119,20 @@ async def test_plan_mode_refuses_an_edit_then_offers_the_plan_and_carries_it_out
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("shift+tab", "shift+tab")  # plan
         await send(pilot, "plan a file")
-        await wait_screen(pilot, "PlanReadyScreen")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
         assert not (app.workspace / "new.txt").exists()
         (card,) = app.query(ToolCard)
-        assert card.state.status == "denied" and "plan mode is on" in card.state.decided
+        assert (
+            card.state.status == "denied"
+            and "plan mode, only read-only tools run" in card.state.decided
+        )
         notes = [n.text for n in app.query(Note)]
         assert any("Plan mode: the model is told" in n for n in notes)
         assert PLAN_ON in texts(fake_llm.requests[0]["messages"][-1])
 
-        assert isinstance(app.screen, PlanReadyScreen)
-        labels = [label for _, label in app.screen.answers]
+        offer = app.query_one(PlanOffer)
+        assert not app.query_one(Composer).display  # the offer stands where the prompt was
+        labels = [label for _, label in offer.answers]
         assert "accept edits" in labels[0]  # the mode plan mode was entered from comes first
         await pilot.press("1")  # carry it out, accepting edits as before
         await wait_until(pilot, lambda: len(fake_llm.requests) == 4, "the plan carried out")
@@ -138,7 +143,7 @@ async def test_plan_mode_refuses_an_edit_then_offers_the_plan_and_carries_it_out
         go = texts(fake_llm.requests[2]["messages"][-1])
         assert go == [GO_AHEAD, PLAN_OFF.format(mode="accept-edits")]
         assert "mode: accept edits" in bar(app)
-        assert not isinstance(app.screen, PlanReadyScreen)
+        assert not app.query(PlanOffer) and app.query_one(Composer).display
 
 
 async def test_keep_planning_stays_in_plan_mode_and_sends_nothing(
@@ -149,7 +154,7 @@ async def test_keep_planning_stays_in_plan_mode_and_sends_nothing(
     async with app.run_test(size=(120, 40)) as pilot:
         app.agent.deps.approvals.modes.set(Mode.PLAN)
         await send(pilot, "plan")
-        await wait_screen(pilot, "PlanReadyScreen")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
         await pilot.press("escape")
         await pilot.pause()
         assert app.agent.deps.approvals.modes.current is Mode.PLAN
@@ -157,7 +162,7 @@ async def test_keep_planning_stays_in_plan_mode_and_sends_nothing(
         assert any("Still in plan mode" in n.text for n in app.query(Note))
         assert app.prompt_input.has_focus
         await send(pilot, "use fewer steps")  # goes to the model still planning, told once
-        await wait_screen(pilot, "PlanReadyScreen")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
         assert texts(fake_llm.requests[1]["messages"][-1]) == ["use fewer steps"]
 
 
@@ -174,7 +179,7 @@ async def test_a_message_queued_while_planning_goes_before_the_offer(
         await send(pilot, "and mention tests")
         fake_llm.release.set()
         await wait_until(pilot, lambda: len(fake_llm.requests) == 2, "the queued message")
-        await wait_screen(pilot, "PlanReadyScreen")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
         assert "and mention tests" in json.dumps(fake_llm.requests[1]["messages"][-1])
 
 

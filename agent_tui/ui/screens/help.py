@@ -25,6 +25,11 @@ KEYS = (
     ("Esc", "cancel the running turn (queued messages come back to the prompt)"),
     ("Esc Esc", "on an empty prompt: bring back the previous prompt to edit"),
     ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Shift+Tab", "mode: ask → accept edits (edits in the workspace run) → plan (read-only)"),
+    (
+        "1 / 2 / Esc after a plan",
+        "carry it out (in the mode before plan mode, or the other) / keep planning",
+    ),
     ("!command", "run a shell command yourself; its output goes with the next prompt"),
     ("@path", "attach a workspace file (Tab completes participants and files)"),
     ("Ctrl+T", "tool picker (Space toggles, Enter saves, Esc cancels)"),

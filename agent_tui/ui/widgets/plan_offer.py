@@ -1,0 +1,95 @@
+"""Shown in place of the prompt when a turn in plan mode ends with a plan: carry it out, and in
+which mode, or keep planning.
+
+In the main screen, not a dialog over it (as Codex's and Claude Code's plan prompts), so the plan
+above stays in sight and scrolls (PageUp/PageDown) while the choice waits.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from agent_tui.modes import Mode
+
+KEEP_PLANNING = "keep"
+
+
+def choices(before_plan: Mode) -> list[tuple[str, str]]:
+    """(answer, label) pairs: the mode plan mode came from first, then the other one."""
+    other = Mode.ACCEPT_EDITS if before_plan is not Mode.ACCEPT_EDITS else Mode.ASK
+    describe = {
+        Mode.ASK: "ask before edits and commands",
+        Mode.ACCEPT_EDITS: "accept edits, ask before commands",
+    }
+    return [
+        (before_plan.value, f"Yes, carry it out: {describe[before_plan]}"),
+        (other.value, f"Yes, carry it out: {describe[other]}"),
+        (KEEP_PLANNING, "No, keep planning (say what to change)"),
+    ]
+
+
+class PlanChoices(OptionList):
+    """The options; number keys pick, Esc keeps planning, PageUp/PageDown scroll the plan."""
+
+    DEFAULT_CSS = """
+    PlanChoices, PlanChoices:focus { height: auto; border: none; padding: 0; }
+    """
+    BINDINGS = [
+        Binding("1", "pick(0)", show=False),
+        Binding("2", "pick(1)", show=False),
+        Binding("3,escape", "pick(2)", "Keep planning", key_display="Esc"),
+        Binding("pageup", "scroll_plan(-1)", show=False),
+        Binding("pagedown", "scroll_plan(1)", show=False),
+    ]
+
+    def action_pick(self, index: int) -> None:
+        self.highlighted = index
+        self.action_select()
+
+    def action_scroll_plan(self, pages: int) -> None:
+        from agent_tui.ui.widgets.transcript import Transcript
+
+        transcript = self.screen.query_one(Transcript)
+        (transcript.scroll_page_up if pages < 0 else transcript.scroll_page_down)()
+
+
+class PlanOffer(Vertical):
+    """Posts :class:`PlanOffer.Answered` with a Mode's value (carry it out) or ``keep``."""
+
+    DEFAULT_CSS = """
+    PlanOffer { height: auto; border: round $accent; padding: 0 1; }
+    PlanOffer > #question { text-style: bold; }
+    PlanOffer > #keys { color: $text-muted; }
+    """
+
+    class Answered(Message):
+        def __init__(self, answer: str) -> None:
+            super().__init__()
+            self.answer = answer
+
+    def __init__(self, before_plan: Mode) -> None:
+        super().__init__()
+        self.answers = choices(before_plan)
+
+    def compose(self) -> ComposeResult:
+        yield Label("The plan is ready. Carry it out?", id="question")
+        yield PlanChoices(
+            *(Option(f"{n}. {text}", id=answer) for n, (answer, text) in enumerate(self.answers, 1))
+        )
+        yield Label("↑↓ Enter or 1–3 · Esc keeps planning · PgUp/PgDn scroll the plan", id="keys")
+
+    def on_mount(self) -> None:
+        choices = self.query_one(PlanChoices)
+        choices.highlighted = 0
+        choices.focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Answered(event.option.id or KEEP_PLANNING))
