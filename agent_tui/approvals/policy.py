@@ -2,7 +2,8 @@
 
 1. ``disabled``      the tool is disabled (``tools.disabled`` / the picker) -> deny
    ``no_change``     the call changes nothing (``Prepared.changes_nothing``) -> allow
-2. ``read_only``     a read-only tool on paths inside the workspace -> allow
+2. ``read_only``     a read-only tool on paths inside the workspace -> allow (in plan mode not an
+                     MCP tool: its server's readOnlyHint alone; it asks at step 7, ``mode``)
    ``mode``          plan mode (``modes``) and the tool is not read-only -> deny, with a reason
                      the model sees; before ``--yolo``, so plan mode changes nothing whatever else
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
@@ -150,9 +151,12 @@ class ApprovalEngine:
         # URLs count as outside: fetch_webpage's manifest says readOnlyHint, yet what it sends
         # out (a URL can carry data away) needs the user's or a rule's approval.
         reads_inside = not call.outside and not call.urls and manifest.kind != "fetch"
-        if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL:
-            return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
         mode = self.modes.current
+        # In plan mode an MCP tool's readOnlyHint is not enough to run it unasked: only its
+        # server says so, and plan mode promises that nothing changes.
+        vouched = not (mode is Mode.PLAN and manifest.source.startswith("mcp:"))
+        if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL and vouched:
+            return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
         if mode is Mode.PLAN and not manifest.read_only:
             return Verdict(
                 "deny",
@@ -182,9 +186,14 @@ class ApprovalEngine:
             return Verdict(
                 "allow", "mode", "allowed: accept-edits mode (an edit inside the workspace)"
             )
-        return self._remembered_or_setting(call) or Verdict(
-            "ask", "default", f"asked: {self._uncovered_reason(call)}"
-        )
+        remembered = self._remembered_or_setting(call)
+        if remembered is not None:
+            return remembered
+        if not vouched:
+            return Verdict(
+                "ask", "mode", f"asked: plan mode, and only its MCP server says {name} only reads"
+            )
+        return Verdict("ask", "default", f"asked: {self._uncovered_reason(call)}")
 
     def suggest_pattern(self, manifest: Manifest, input: dict[str, Any]) -> str | None:
         """What a session/workspace/always grant should cover; several patterns one per line.

@@ -40,6 +40,7 @@ def manifest(name: str, kind: str | None = None, *, read_only_hint: bool = False
         input_schema={"type": "object"},
         kind=kind or KINDS[name],  # type: ignore[arg-type]
         read_only_hint=read_only_hint,
+        source="mcp:srv" if name.startswith("mcp_") else "built-in",
     )
 
 

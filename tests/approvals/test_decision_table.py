@@ -194,7 +194,10 @@ ROWS = [
         step="read_only"),
     Row("plan-read-outside-asks", "read_file", paths=("/etc/passwd",), mode="plan",
         step="deny_rule"),
-    Row("plan-mcp-read-only", "mcp_srv_lookup", mode="plan", action="allow", step="read_only"),
+    Row("plan-mcp-read-only-asks", "mcp_srv_lookup", mode="plan", step="mode",
+        reason="asked: plan mode, and only its MCP server says mcp_srv_lookup only reads"),
+    Row("plan-mcp-read-only-granted", "mcp_srv_lookup", mode="plan",
+        grants=((Scope.SESSION, "mcp_srv_lookup", None),), action="allow", step="grant"),
     Row("plan-fetch-asks", "fetch_webpage", urls=("https://example.com/",), mode="plan"),
     # accept-edits: edit tools inside the workspace run; what the deny rules catch still asks
     Row("accept-edits-inside", "create_file", paths=("docs/new.md",), mode="accept-edits",
