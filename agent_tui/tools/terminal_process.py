@@ -122,8 +122,9 @@ def command_pids(targets: dict[int, str]) -> set[int]:
     others = set(_SHELLS.values()) - markers
     me = os.getpid()
     roots = {pid for pid in descendants(table, [me]) if table[pid].sid in targets}
-    for pid, proc in table.items():
-        # Every process, not only the app's: without a subreaper a setsid'd one left our tree.
+    # Every process, not only the app's: without a subreaper a setsid'd one left our tree. When
+    # no command ran there is no marker to look for (and reading each environ costs a /proc open).
+    for pid, proc in table.items() if markers else ():
         if not proc.zombie and environ_value(pid, MARKER_ENV) in markers:
             roots.add(pid)
     for orphan in adopted_orphans(table, _SHELLS):
