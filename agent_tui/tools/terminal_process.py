@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -300,7 +299,8 @@ async def spawn(
     """
     log_path, log = open_log(label)
     capture = OutputCapture(log)
-    marker = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    # The 12 random hex digits uuid4().hex[:12] gave, without importing uuid (~1.5 ms with platform).
+    marker = f"{os.getpid()}-{os.urandom(6).hex()}"
     full_env: dict[str, Any] = {
         **(terminal_environment(os.environ, None) if env is None else env),
         **_QUIET_ENV,
