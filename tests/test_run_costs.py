@@ -1,8 +1,9 @@
-"""What a `-p` run does once its answer is out: the atexit hooks and the interpreter's teardown.
+"""What a `-p` run spends beside its work: disk syncs, and the way out after the answer.
 
-Each run is main() as the console script runs it, in a real process against the fake LLM server,
-followed by the atexit hooks as the interpreter runs them at exit; an audit hook counts the files
-opened on the way out.
+Each run is main() as the console script runs it, in a real process against the fake LLM server
+(a new endpoint, so the context window is probed and cached), followed by the atexit hooks as the
+interpreter runs them at exit. A profile hook records each os.fsync call during the run, an audit
+hook the files opened on the way out.
 """
 
 from __future__ import annotations
@@ -17,15 +18,24 @@ from tests.fakes.llm_server import FakeLLM
 from tests.helpers import clean_env
 
 PROBE = """
-import atexit, gc, json, sys
+import atexit, gc, json, sys, threading
+fsyncs = []
+def profile(frame, event, arg):
+    if event == "c_call" and getattr(arg, "__name__", "") == "fsync":
+        fsyncs.append(f"{frame.f_code.co_filename}:{frame.f_lineno}")
+sys.setprofile(profile)
+threading.setprofile(profile)
 from agent_tui.cli import main
 code = main(sys.argv[1:])
+sys.setprofile(None)
+threading.setprofile(None)
 sys.stdout.flush()
 opened = []
 sys.addaudithook(lambda event, args: event == "open" and opened.append(str(args[0])))
 atexit._run_exitfuncs()
 environs = [p for p in opened if p.endswith("/environ")]
-print("\\n" + json.dumps({"exit": code, "frozen": gc.get_freeze_count(), "environs": environs}))
+report = {"exit": code, "frozen": gc.get_freeze_count(), "environs": environs, "fsyncs": fsyncs}
+print("\\n" + json.dumps(report))
 """
 
 
@@ -83,3 +93,15 @@ def test_exit_after_a_terminal_command_still_looks_for_its_marker(
     fake_llm.set_script([{"tool_calls": [call]}, {"text": "Done."}])
     _, report = run_probe(tmp_path, fake_llm, "--yolo", "-p", "run it")
     assert len(report["environs"]) > 1
+
+
+def test_p_hello_on_a_new_endpoint_caches_its_window_without_fsync(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """The first request waits for the probe and its cache write; a cache needs no fsync."""
+    fake_llm.set_script([{"text": "Hello there."}])
+    out, report = run_probe(tmp_path, fake_llm, "-p", "hello")
+    assert "Hello there." in out
+    assert report["fsyncs"] == []
+    cache = json.loads((tmp_path / "state" / "context_windows.json").read_text())
+    assert any(fake_llm.openai_url.rstrip("/").removesuffix("/v1") in key for key in cache), cache
