@@ -120,11 +120,19 @@ def snapshot() -> dict[int, Proc]:
     for name in names:
         if not name.isdigit():
             continue
+        # os.read, not open(): a third faster, and a scan reads every process on the machine (at
+        # exit, and on each SIGCHLD once a command ran). One read gets it all: procfs hands a
+        # read the whole file when it fits, and a stat line is well under 4096 bytes.
         try:
-            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
-                stat = fh.read()
+            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY | os.O_CLOEXEC)
         except OSError:
             continue
+        try:
+            stat = os.read(fd, 4096).decode("ascii", errors="replace")
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
         # After "pid (comm) ": state ppid pgrp session tty tpgid flags minflt cminflt majflt
         # cmajflt utime stime cutime cstime priority nice threads itrealvalue starttime ...
         fields = stat[stat.rfind(")") + 2 :].split()
