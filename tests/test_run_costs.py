@@ -1,9 +1,9 @@
-"""What a `-p` run spends beside its work: disk syncs, and the way out after the answer.
+"""What a `-p` run spends beside its work: processes, disk syncs, and the way out after the answer.
 
 Each run is main() as the console script runs it, in a real process against the fake LLM server
 (a new endpoint, so the context window is probed and cached), followed by the atexit hooks as the
-interpreter runs them at exit. A profile hook records each os.fsync call during the run, an audit
-hook the files opened on the way out.
+interpreter runs them at exit. A profile hook records each os.fsync call during the run, audit
+hooks the processes it starts and the files opened on the way out.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ def profile(frame, event, arg):
         fsyncs.append(f"{frame.f_code.co_filename}:{frame.f_lineno}")
 sys.setprofile(profile)
 threading.setprofile(profile)
+started = []
+sys.addaudithook(lambda event, args: event == "subprocess.Popen" and started.append(str(args[0])))
 from agent_tui.cli import main
 code = main(sys.argv[1:])
 sys.setprofile(None)
@@ -34,7 +36,14 @@ opened = []
 sys.addaudithook(lambda event, args: event == "open" and opened.append(str(args[0])))
 atexit._run_exitfuncs()
 environs = [p for p in opened if p.endswith("/environ")]
-report = {"exit": code, "frozen": gc.get_freeze_count(), "environs": environs, "fsyncs": fsyncs}
+report = {
+    "exit": code,
+    "frozen": gc.get_freeze_count(),
+    "environs": environs,
+    "fsyncs": fsyncs,
+    "started": started,
+    "subreaper": __import__("agent_tui.subreaper").subreaper.is_subreaper(),
+}
 print("\\n" + json.dumps(report))
 """
 
@@ -105,3 +114,12 @@ def test_p_hello_on_a_new_endpoint_caches_its_window_without_fsync(
     assert report["fsyncs"] == []
     cache = json.loads((tmp_path / "state" / "context_windows.json").read_text())
     assert any(fake_llm.openai_url.rstrip("/").removesuffix("/v1") in key for key in cache), cache
+
+
+def test_p_hello_starts_no_process(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    """Becoming the subreaper needs libc's prctl: the interpreter has it, no `ldconfig -p` run."""
+    fake_llm.set_script([{"text": "Hello there."}])
+    out, report = run_probe(tmp_path, fake_llm, "-p", "hello")
+    assert "Hello there." in out
+    assert report["started"] == []
+    assert report["subreaper"] is sys.platform.startswith("linux")
