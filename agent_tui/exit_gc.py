@@ -6,11 +6,12 @@ anyway: 10-15 ms, a tenth of ``agent-tui -p hello`` (bench/RESULTS.md, 2026-11-2
 ``gc.freeze()``, run as an atexit hook, moves every object alive by then out of the collector's
 sight, so those collections find next to nothing to walk.
 
-Nothing of ours depends on them: atexit hooks (logging's flush, killing what commands left running,
-``weakref.finalize``) have all run by then; objects not in a reference cycle are still freed as the
-modules are cleared; session files and state files are written with ``os.write`` or inside ``with``
-blocks; and CPython does not promise to call ``__del__`` of objects alive at exit in any case.
-What stays uncollected is cyclic garbage such as the closed sockets of the HTTP client.
+Nothing of ours depends on them: the atexit hooks (logging's flush, killing what commands left
+running, ``weakref.finalize``) run in full on either side of the freeze; objects not in a reference
+cycle are still freed as the modules are cleared; session files and state files are written with
+``os.write`` or inside ``with`` blocks; and CPython does not promise to call ``__del__`` of objects
+alive at exit in any case. What stays uncollected is cyclic garbage such as the closed sockets of
+the HTTP client.
 """
 
 from __future__ import annotations

@@ -10,10 +10,12 @@ parser.py then applies its own corrections to them as usual. When they differ (a
 version), bashlex is imported as it is: slower, never different.
 
 Nothing is read from a cache or any place a user or a workspace can write: the tables are part of
-this package's source, like the code that uses them. In the app only shell.py imports bashlex, and
-through here (one lock): a plain ``import bashlex`` in another thread at the same moment could see
-the package half made. ``-X importtime`` lists bashlex's submodules, not the package itself. tests/approvals/test_bashlex_fast.py checks
+this package's source, like the code that uses them. tests/approvals/test_bashlex_fast.py checks
 them against a fresh build and the parses against stock bashlex's, in separate processes.
+
+In the app only shell.py imports bashlex, and through here (one lock): a plain ``import bashlex``
+in another thread at that very moment could see the package half made. ``-X importtime`` lists
+bashlex's submodules, not the package itself.
 """
 
 from __future__ import annotations
