@@ -208,6 +208,9 @@ def _approval_command(args: argparse.Namespace, workspace: Path) -> int | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     from agent_tui.errors import AgentError
+    from agent_tui.exit_gc import freeze_at_exit
+
+    freeze_at_exit()
 
     try:
         if argv[:1] == ["mcp"]:

@@ -42,7 +42,9 @@ def imported_modules(stderr: str) -> set[str]:
     return names
 
 
-def run_p(tmp_path: Path, fake: FakeLLM, api: str, prompt: str) -> subprocess.CompletedProcess[str]:
+def run_p(
+    tmp_path: Path, fake: FakeLLM, api: str, prompt: str, *extra: str
+) -> subprocess.CompletedProcess[str]:
     ws = tmp_path / "ws"
     ws.mkdir(exist_ok=True)
     (ws / "main.py").write_text('print("marker-7f3a")\n')
@@ -56,7 +58,7 @@ def run_p(tmp_path: Path, fake: FakeLLM, api: str, prompt: str) -> subprocess.Co
         **NO_PROXY_ENV,
     }
     flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
-    return run_cli(ws, *flags, "-p", prompt, env=env, timeout=60)
+    return run_cli(ws, *flags, *extra, "-p", prompt, env=env, timeout=60)
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -97,6 +99,36 @@ def test_a_tool_round_imports_no_jsonschema_for_valid_input(
     assert "It prints hello." in proc.stdout
     assert "marker-7f3a" in str(fake_llm.requests[-1])  # the tool ran and its output was sent
     assert FORBIDDEN & imported_modules(proc.stderr) == set()
+
+
+# Imported where they are used, never on the way to `-p hello`'s answer: uuid (with platform,
+# ~1.5 ms) names remembered approvals and text-written calls, html (~1 ms) decodes entities in shown
+# Markdown, difflib (~1 ms) makes edit diffs; bashlex is for terminal commands.
+DEFERRED = {"uuid", "platform", "html", "difflib", "bashlex"}
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_p_hello_imports_none_of_the_deferred_modules(
+    tmp_path: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    fake_llm.set_script([{"text": "Hello there."}])
+    proc = run_p(tmp_path, fake_llm, api, "hello")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Hello there." in proc.stdout
+    modules = imported_modules(proc.stderr)
+    assert "agent_tui.tools.terminal_process" in modules  # where uuid was imported
+    assert DEFERRED & modules == set()
+
+
+def test_a_terminal_command_round_imports_no_uuid(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    """A command's marker is random hex from os.urandom, as uuid4().hex[:12] was."""
+    call = {"id": "c1", "name": "run_in_terminal", "input": {"command": "python3 main.py"}}
+    fake_llm.set_script([{"tool_calls": [call]}, {"text": "It printed the marker."}])
+    proc = run_p(tmp_path, fake_llm, "openai", "run main.py", "--yolo")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "marker-7f3a" in str(fake_llm.requests[-1])  # the command ran, its output was sent
+    modules = imported_modules(proc.stderr)
+    assert "bashlex.parser" in modules and {"uuid", "platform"} & modules == set()
 
 
 def test_a_bad_config_value_still_exits_2_naming_file_key_and_reason(

@@ -120,6 +120,8 @@ class WindowDiscovery:
                 "at": time.time(),
             }
             try:
-                write_private(path, json.dumps(entries, indent=1))
+                # No fsync: the first request waits for this, and a cache lost to a crash only
+                # means one more probe (a damaged one is moved aside and asked again).
+                write_private(path, json.dumps(entries, indent=1), sync=False)
             except OSError as exc:
                 logger.warning("cannot write %s: %s", path, exc)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import os
-import uuid
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -110,6 +109,8 @@ class GrantStore:
         """
         if scope is Scope.ONCE:
             raise ValueError("a once-only approval is not remembered")
+        import uuid  # ~1.5 ms with platform: only when an approval is remembered
+
         grant = ApprovalGrant(
             id=uuid.uuid4().hex[:8],
             scope=scope,

@@ -22,12 +22,13 @@ here; measured with a prototype splitter sharing this module's unwrapping, issue
 lines of the bash-oracle strategy (tests/approvals/test_shell_oracle.py, seed 1234) neither missed a
 command bash ran, and on this package's split tests the prototype differed only where it parses
 more or lacked unwrapping code not yet ported. tree-sitter parses ``case``, ``select``, ``[[ … ]]``,
-arrays and ``$[…]``, where bashlex fails and we ask, and is faster (bench/bench_shell_parsers.py: import about 1/15 of bashlex's, a parse about
-1/30). But it does not
-look into a backtick substitution escaped inside another (which bash runs; it needs the same
-re-parse work-around as bashlex's ``$(…)``), it recovers from errors silently (every tree must be
-checked for ``has_error``), and neither grammar sees into a quoted array subscript, the attack of
-this item. Every difference is bashlex asking where it could allow, never a hole, so we keep it.
+arrays and ``$[…]``, where bashlex fails and we ask, and is faster (bench/bench_shell_parsers.py:
+import about 1/15 of stock bashlex's, which builds its parser tables at import where we load stored
+ones, bashlex_fast.py; a parse about 1/30). But it does not look into a backtick substitution
+escaped inside another (which bash runs; it needs the same re-parse work-around as bashlex's
+``$(…)``), it recovers from errors silently (every tree must be checked for ``has_error``), and
+neither grammar sees into a quoted array subscript, the attack of this item. Every difference is
+bashlex asking where it could allow, never a hole, so we keep it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from agent_tui.approvals.bashlex_fast import import_bashlex
 from agent_tui.approvals.option_effects import OptionEffect, option_effects, written_arguments
 from agent_tui.approvals.shell_words import Unparseable, mask_substitutions, restore, unquote
 
@@ -120,8 +122,8 @@ class _Walker:
         self.reads: list[str] = []
 
     def parse(self, line: str, depth: int) -> None:
-        import bashlex  # ~30 ms to import: only when a terminal command is decided
-
+        # Imported when a terminal command is first decided, with prebuilt tables (bashlex_fast.py).
+        bashlex = import_bashlex()
         if depth > _MAX_DEPTH or not line.strip():
             raise Unparseable
         masked, subs = mask_substitutions(line)

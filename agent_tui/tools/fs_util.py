@@ -4,7 +4,6 @@ keeps its encoding and line endings, and atomic writes.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import mimetypes
 import os
@@ -102,6 +101,8 @@ def _suggest_siblings(path: Path) -> str:
         names = [p.name for p in path.parent.iterdir()] if path.parent.is_dir() else []
     except OSError:
         names = []
+    import difflib  # ~1 ms: here and in unified_diff(), not on every start
+
     close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.6)
     if close:
         return " Did you mean: " + ", ".join(close) + "?"
@@ -225,6 +226,8 @@ def unified_diff(
     old: str | None, new: str | None, shown: str, *, old_shown: str | None = None, context: int = 3
 ) -> str:
     """A unified diff of two texts (``\\n`` line endings); None stands for "no file" (/dev/null)."""
+    import difflib
+
     lines = difflib.unified_diff(
         (old or "").splitlines(keepends=True),
         (new or "").splitlines(keepends=True),
