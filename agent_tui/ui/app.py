@@ -12,7 +12,7 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,8 @@ class AgentApp(App[int]):
         self.previous_prompt = PreviousPromptOffer()  # Esc Esc on an empty prompt
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         self.queue_flow = QueueFlow(self)  # messages typed while a turn runs
+        # Monotonic seconds for running cards' elapsed time and /terminals; tests freeze it.
+        self.clock: Callable[[], float] = time.monotonic
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
 
@@ -510,6 +512,11 @@ class AgentApp(App[int]):
             from agent_tui.ui import copy_flow
 
             await self.transcript.add(Note(await copy_flow.copy(self, str(data.get("args", "")))))
+        elif action == "terminals":
+            from agent_tui.tools.terminal_manager import terminal_manager
+            from agent_tui.ui.screens.terminals import TerminalsScreen
+
+            self.push_screen(TerminalsScreen(terminal_manager(self.agent.deps.session), self.clock))
         elif action == "open_approvals":
             from agent_tui.ui.screens.approvals import ApprovalsScreen
 
