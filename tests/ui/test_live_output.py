@@ -44,6 +44,26 @@ def header(card: ToolCard) -> str:
     return str(card.query_one(".header", Static).content)
 
 
+async def test_lines_printed_apart_stay_on_their_own_lines(make_agent: MakeAgent) -> None:
+    # Each line its own chunk of output: the card used to run them together ("line 1line 2").
+    h = command_agent(make_agent, f"for i in 1 2 3; do echo line $i; sleep 0.05; done; {HOLD}")
+    app = AgentApp(h.agent)
+    clock = app.clock = FrozenClock()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await send(pilot, "count")
+        await wait_until(pilot, lambda: app.query(ToolCard), "the card")
+        card = app.query_one(ToolCard)
+
+        def drawn_later() -> str:
+            clock.now += REDRAW_INTERVAL_S  # each look lets the card redraw
+            return shown_tail(card)
+
+        await wait_until(pilot, lambda: "line 3" in drawn_later(), "the third line")
+        assert shown_tail(card).splitlines() == ["line 1", "line 2", "line 3"]
+        (h.workspace / "release").touch()
+        await wait_idle(pilot)
+
+
 async def test_running_card_shows_the_last_lines_and_the_elapsed_time(
     make_agent: MakeAgent,
 ) -> None:
@@ -132,12 +152,12 @@ async def test_escape_sequences_in_the_output_show_visibly_in_the_tail(
         await send(pilot, "print")
         await wait_until(pilot, lambda: app.query(ToolCard), "the card")
         card = app.query_one(ToolCard)
-        await wait_until(pilot, lambda: card.live is not None, "the command to start")
-        live = card.live
-        assert live is not None
-        await wait_until(pilot, lambda: len(live.tail.lines()) == 5, "all output")
-        clock.now += 1
-        await wait_until(pilot, lambda: shown_tail(card).count("\n") == 4, "the tail")
+
+        def drawn_later() -> str:
+            clock.now += REDRAW_INTERVAL_S
+            return shown_tail(card)
+
+        await wait_until(pilot, lambda: drawn_later().count("\n") == 4, "the whole tail")
         assert shown_tail(card).splitlines() == [
             "a␛]0;pwned␇b",
             "c␛[2Kd",
