@@ -42,59 +42,63 @@ def agent_for(base: Path, shell_command: str) -> Any:
     return agent
 
 
-async def without_card(base: Path, shell_command: str) -> tuple[float, int]:
+async def without_card(base: Path, shell_command: str) -> tuple[float, float, int]:
     from agent_tui import events as ev
 
     agent = agent_for(base, shell_command)
     deltas = 0
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     async for event in agent.run("go"):
         deltas += isinstance(event, ev.ToolOutputDelta)
-    return time.perf_counter() - t0, deltas
+    return time.perf_counter() - t0, time.process_time() - cpu0, deltas
 
 
-async def with_card(base: Path, shell_command: str) -> tuple[float, int, int]:
+async def with_card(base: Path, shell_command: str) -> tuple[float, float, int, int]:
     from agent_tui.ui.app import AgentApp
     from agent_tui.ui.widgets.tool_card import ToolCard
 
     app = AgentApp(agent_for(base, shell_command), workspace_label="~/bench")
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         await app.submit("go")
         assert app.turn_worker is not None
         await app.turn_worker.wait()
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         card = app.query_one(ToolCard)
         live = getattr(card, "live", None)
         received = live.chunks if live is not None else -1
         redraws = live.redraws if live is not None else -1
         assert card.state.status == "done", card.state
-    return wall, received, redraws
+    return wall, cpu, received, redraws
 
 
 async def run(lines: int, writes: str, runs: int) -> None:
     base = temp_env()
     shell_command = command(lines, writes)
-    bare: list[float] = []
-    drawn: list[float] = []
+    bare: list[tuple[float, float]] = []
+    drawn: list[tuple[float, float]] = []
     counts: list[tuple[int, int, int]] = []
     for _ in range(runs):
-        wall, deltas = await without_card(base, shell_command)
-        bare.append(wall)
-        wall, received, redraws = await with_card(base, shell_command)
-        drawn.append(wall)
+        wall, cpu, deltas = await without_card(base, shell_command)
+        bare.append((wall, cpu))
+        wall, cpu, received, redraws = await with_card(base, shell_command)
+        drawn.append((wall, cpu))
         counts.append((deltas, received, redraws))
     print(f"`{shell_command}` through run_in_terminal, {runs} runs of each, alternating")
-    print(f"  agent alone (no card): median {statistics.median(bare):.2f} s  {fmt(bare)}")
-    print(f"  app with the card:     median {statistics.median(drawn):.2f} s  {fmt(drawn)}")
+    print("  turn wall time and this process's CPU time (the command's own CPU is not counted):")
+    print(f"  agent alone (no card): {fmt(bare)}")
+    print(f"  app with the card:     {fmt(drawn)}")
     for deltas, received, redraws in counts:
         print(f"  output events {deltas} (no card) / {received} (card); tail redraws {redraws}")
     print(f"  load average {os.getloadavg()[0]:.2f}")
 
 
-def fmt(values: list[float]) -> str:
-    return "[" + ", ".join(f"{v:.2f}" for v in values) + "]"
+def fmt(runs: list[tuple[float, float]]) -> str:
+    wall = statistics.median(w for w, _ in runs)
+    cpu = statistics.median(c for _, c in runs)
+    each = ", ".join(f"{w:.2f}/{c:.2f}" for w, c in runs)
+    return f"median wall {wall:.2f} s, CPU {cpu:.2f} s  (each wall/CPU: {each})"
 
 
 def main() -> None:
