@@ -137,7 +137,9 @@ class ToolCard(Vertical):
         color: $error;
     }
     ToolCard > .decided { color: $text-muted; }
-    ToolCard > .tail { color: $text-muted; max-height: 10; text-wrap: nowrap; text-overflow: ellipsis; }
+    ToolCard > .tail {
+        color: $text-muted; max-height: 10; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ToolCard > .toggle { color: $text-muted; }
     ToolCard > .toggle:hover { color: $text; text-style: underline; }
     ToolCard > .details { padding: 0 2; max-height: 30; overflow-y: auto; }
@@ -241,16 +243,15 @@ class ToolCard(Vertical):
         self._tail.update(visible(self.state.tail))
         self._tail.display = self.state.status == "running"
 
-    def _start_live(self) -> None:
+    def _start_live(self) -> LiveOutput:
         if self.live is None:
             self.live = LiveOutput(app_clock(self))
             self._ticker = self.set_interval(REDRAW_INTERVAL_S, self._draw_live)
+        return self.live
 
     def append_output(self, text: str) -> None:
         """Output of the running call: kept at once, drawn at most 10 times a second."""
-        self._start_live()
-        assert self.live is not None
-        self.live.feed(text)
+        self._start_live().feed(text)
         self._draw_live()
 
     def _draw_live(self) -> None:
