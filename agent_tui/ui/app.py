@@ -111,14 +111,14 @@ class AgentApp(App[int]):
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
         self.completer = Completer(agent)
+        # Monotonic seconds for running cards' elapsed time and /terminals; tests freeze it.
+        self.clock: Callable[[], float] = time.monotonic
         self.quit_flow = QuitFlow(self)
         self.clear_flow = ClearFlow(self)
         self.rewind_flow = RewindFlow(self)
         self.previous_prompt = PreviousPromptOffer()  # Esc Esc on an empty prompt
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         self.queue_flow = QueueFlow(self)  # messages typed while a turn runs
-        # Monotonic seconds for running cards' elapsed time and /terminals; tests freeze it.
-        self.clock: Callable[[], float] = time.monotonic
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
 
