@@ -39,6 +39,11 @@ class BackgroundTerminal:
     def running(self) -> bool:
         return not self.process.closed.is_set()
 
+    def ran_for(self, now: float) -> float:
+        """Seconds from its start until its shell exited, or until ``now`` (monotonic) if not yet."""
+        end = self.process.exited_at
+        return (now if end is None else end) - self.process.started
+
     def read_new(self) -> tuple[str, bool]:
         """Output since the last read (head + tail when long) and whether it was cut."""
         capture = self.process.capture

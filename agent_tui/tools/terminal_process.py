@@ -200,6 +200,7 @@ class ShellProcess(asyncio.SubprocessProtocol):
         self.closed = asyncio.Event()  # ... and no process holds the output pipe any more
         self.killed = False
         self.started = time.monotonic()
+        self.exited_at: float | None = None  # when the shell exited (time.monotonic)
 
     # -- asyncio.SubprocessProtocol --------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -215,6 +216,7 @@ class ShellProcess(asyncio.SubprocessProtocol):
             self.on_output(text)
 
     def process_exited(self) -> None:
+        self.exited_at = time.monotonic()
         self.exited.set()
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,8 @@ class AgentApp(App[int]):
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
         self.completer = Completer(agent)
+        # Monotonic seconds for running cards' elapsed time and /terminals; tests freeze it.
+        self.clock: Callable[[], float] = time.monotonic
         self.quit_flow = QuitFlow(self)
         self.clear_flow = ClearFlow(self)
         self.rewind_flow = RewindFlow(self)
@@ -534,6 +536,11 @@ class AgentApp(App[int]):
             from agent_tui.ui import copy_flow
 
             await self.transcript.add(Note(await copy_flow.copy(self, str(data.get("args", "")))))
+        elif action == "terminals":
+            from agent_tui.tools.terminal_manager import terminal_manager
+            from agent_tui.ui.screens.terminals import TerminalsScreen
+
+            self.push_screen(TerminalsScreen(terminal_manager(self.agent.deps.session), self.clock))
         elif action == "open_approvals":
             from agent_tui.ui.screens.approvals import ApprovalsScreen
 

@@ -23,6 +23,7 @@ UI_ACTIONS = frozenset(
         "help",
         "undo",
         "rewind",
+        "terminals",
     }
 )
 

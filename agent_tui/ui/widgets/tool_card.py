@@ -11,10 +11,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
 from agent_tui.text_safety import visible
+from agent_tui.ui.terminal_tail import REDRAW_INTERVAL_S, LiveOutput, app_clock, elapsed_text
 
 KIND_ICONS = {"read": "◇", "edit": "✎", "execute": "$", "fetch": "↓"}
 STATUS_MARKS = {
@@ -27,7 +29,6 @@ STATUS_MARKS = {
 }
 SUMMARY_KEYS = ("command", "path", "url", "urls", "query", "pattern", "terminal_id")
 SUMMARY_CHARS = 60
-TAIL_LINES = 8  # live terminal output shown while a command runs
 MAX_OUTPUT_CHARS = 6_000  # the card shows the start of long outputs; the model got all of it
 
 
@@ -136,7 +137,9 @@ class ToolCard(Vertical):
         color: $error;
     }
     ToolCard > .decided { color: $text-muted; }
-    ToolCard > .tail { color: $text-muted; max-height: 10; }
+    ToolCard > .tail {
+        color: $text-muted; max-height: 10; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ToolCard > .toggle { color: $text-muted; }
     ToolCard > .toggle:hover { color: $text; text-style: underline; }
     ToolCard > .details { padding: 0 2; max-height: 30; overflow-y: auto; }
@@ -153,6 +156,8 @@ class ToolCard(Vertical):
         self._tail = Static(classes="tail", markup=False)
         self._toggle = DetailsToggle(classes="toggle", markup=False)
         self._details: Static | None = None  # mounted on first open: most cards stay closed
+        self.live: LiveOutput | None = None  # a running command's output tail and elapsed time
+        self._ticker: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield self._header
@@ -182,6 +187,8 @@ class ToolCard(Vertical):
         code = f" — {exit_text(s.exit_code)}" if s.exit_code else ""
         # Every string shown here comes from the model or a tool: control characters made visible.
         note = f" · {s.note}" if s.note else ""
+        if self.live is not None and s.status == "running":
+            took = f" · {elapsed_text(self.live.elapsed())}"
         self._header.update(f"{mark} {icon} {visible(s.message or s.name)}{code}{note}{took}")
         self._decided.update(visible(s.decided))
         self._decided.display = bool(s.decided)
@@ -224,7 +231,11 @@ class ToolCard(Vertical):
         if not allowed:  # the invocation message ("Running `ls`") would say it ran
             summary = input_summary(self.state.input)
             self.state.message = f"Not run: {summary or self.state.name}"
+        elif self.state.kind == "execute":
+            self._start_live()  # a command: its elapsed time ticks from now
         self._refresh_all()
+        if self.live is not None:
+            self.live.drawn()
 
     def set_progress(self, progress: float, total: float | None, message: str) -> None:
         """A running tool's progress report, in place of the live output tail."""
@@ -232,11 +243,25 @@ class ToolCard(Vertical):
         self._tail.update(visible(self.state.tail))
         self._tail.display = self.state.status == "running"
 
+    def _start_live(self) -> LiveOutput:
+        if self.live is None:
+            self.live = LiveOutput(app_clock(self))
+            self._ticker = self.set_interval(REDRAW_INTERVAL_S, self._draw_live)
+        return self.live
+
     def append_output(self, text: str) -> None:
-        tail = (self.state.tail + text).splitlines()[-TAIL_LINES:]
-        self.state.tail = "\n".join(tail)
-        self._tail.update(visible(self.state.tail))
-        self._tail.display = True
+        """Output of the running call: kept at once, drawn at most 10 times a second."""
+        self._start_live().feed(text)
+        self._draw_live()
+
+    def _draw_live(self) -> None:
+        live = self.live
+        if live is None or self.state.status != "running" or not live.due():
+            return
+        if live.chunks:
+            self.state.tail = "\n".join(live.tail.lines())
+        self._refresh_all()
+        live.drawn()
 
     def set_finished(
         self,
@@ -248,6 +273,8 @@ class ToolCard(Vertical):
         exit_code: int | None = None,
     ) -> None:
         s = self.state
+        if self._ticker is not None:
+            self._ticker.stop()
         s.exit_code = exit_code
         if s.status != "denied":
             s.status = "error" if is_error else "failed" if exit_code else "done"

@@ -1,0 +1,21 @@
+"""``/terminals``: the session's background terminals, to see their state and kill one (issue 17 §3).
+
+The app opens a list (ui/screens/terminals.py). Headless it is refused like /rewind: a ``-p`` run
+kills its background terminals when it exits, so there is never one left to list.
+"""
+
+from __future__ import annotations
+
+from agent_tui.commands.registry import CommandContext, CommandResult, SlashCommand
+
+
+async def _terminals(ctx: CommandContext, args: str) -> CommandResult:
+    return CommandResult(action="terminals")
+
+
+TERMINALS_COMMAND = SlashCommand(
+    "terminals",
+    "List the background terminals (state, how long, log) and kill one",
+    _terminals,
+    interactive_only=True,
+)
