@@ -28,18 +28,6 @@ def app_clock(node: DOMNode) -> Clock:
     return clock if callable(clock) else time.monotonic
 
 
-def elapsed_text(seconds: float) -> str:
-    """``7 s``, ``2 min 05 s``, ``1 h 02 min``: whole units, for a line that ticks once a second."""
-    whole = max(int(seconds), 0)
-    if whole < 60:
-        return f"{whole} s"
-    minutes, secs = divmod(whole, 60)
-    if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
-
-
 class OutputTail:
     """The last ``size`` lines of a stream of text that arrives in chunks of any size.
 

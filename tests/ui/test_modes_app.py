@@ -197,7 +197,7 @@ async def test_the_running_turn_shows_its_elapsed_time(
         now[0] += 75
         app.query_one(StatusBar).refresh()
         await pilot.pause()
-        assert "1m 15s" in bar(app)
+        assert "1 min 15 s" in bar(app)
         fake_llm.release.set()
         await wait_idle(pilot)
-        assert "○ ready" in bar(app) and "1m 15s" not in bar(app)
+        assert "○ ready" in bar(app) and "1 min 15 s" not in bar(app)

@@ -16,10 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label
 
+from agent_tui.durations import elapsed_text
 from agent_tui.errors import ToolError
 from agent_tui.text_safety import one_line
 from agent_tui.tools.terminal_manager import BackgroundTerminal, TerminalManager
-from agent_tui.ui.terminal_tail import Clock, elapsed_text
+from agent_tui.ui.terminal_tail import Clock
 
 COLUMNS = ("id", "state", "ran", "command")
 COMMAND_CHARS = 60

@@ -10,6 +10,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
+from agent_tui.durations import elapsed_text
 from agent_tui.headless_wait import waiting_text
 
 
@@ -34,16 +35,6 @@ def context_text(tokens: int, window: int) -> str:
     else:
         size = compact_tokens(window)
     return f"context {round(100 * tokens / window)}% of {size}"
-
-
-def elapsed_text(seconds: float) -> str:
-    """``7s``, ``2m 05s``, ``1h 02m``: the running turn's time, short."""
-    whole = int(seconds)
-    if whole < 60:
-        return f"{whole}s"
-    if whole < 3600:
-        return f"{whole // 60}m {whole % 60:02d}s"
-    return f"{whole // 3600}h {whole % 3600 // 60:02d}m"
 
 
 class StatusBar(Static):

@@ -15,8 +15,9 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
+from agent_tui.durations import elapsed_text
 from agent_tui.text_safety import visible
-from agent_tui.ui.terminal_tail import REDRAW_INTERVAL_S, LiveOutput, app_clock, elapsed_text
+from agent_tui.ui.terminal_tail import REDRAW_INTERVAL_S, LiveOutput, app_clock
 
 KIND_ICONS = {"read": "◇", "edit": "✎", "execute": "$", "fetch": "↓"}
 STATUS_MARKS = {
