@@ -6,7 +6,7 @@ call MCP and user-defined tools use, so these tests do not depend on the built-i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,3 +127,13 @@ def make_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MakeAgent:
         return Harness(Agent(deps), provider, workspace)
 
     return build
+
+
+@pytest.fixture
+async def mcp_harnesses() -> AsyncIterator[list[Harness]]:
+    """Harnesses given an McpManager (``app_helpers.attach_mcp``); their servers stop afterwards."""
+    made: list[Harness] = []
+    yield made
+    for harness in made:
+        if harness.agent.deps.mcp is not None:
+            await harness.agent.deps.mcp.aclose()
