@@ -16,8 +16,8 @@ import pytest
 
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
-from tests.helpers import run_cli
-from tests.mcp.conftest import everything_js  # noqa: F401  (fixture)
+from tests.helpers import new_workspace, run_cli
+from tests.mcp.conftest import everything_home, everything_js  # noqa: F401  (fixture)
 
 KEY = "sk-test-images"
 APIS = ["anthropic", "openai", "responses"]
@@ -41,9 +41,7 @@ def tiny_png(seed: int = 0) -> bytes:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path
+    return new_workspace(tmp_path)
 
 
 def run(
@@ -172,11 +170,7 @@ def test_mcp_image_content_reaches_the_model(
     api: str,
     everything_js: Path,  # noqa: F811
 ) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".agentrc").write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
-    )
+    home = everything_home(tmp_path / "home", everything_js)
     tool = "mcp_everything_get-tiny-image"
     fake_llm.set_script([{"tool_calls": [{"id": "m1", "name": tool, "input": {}}]}, {"text": "ok"}])
     proc = run(ws, fake_llm, (api, "httpx"), "-p", "show me", "--allow-tool", tool, home=home)

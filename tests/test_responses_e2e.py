@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_cli
 
 KEY = "sk-test-SECRET-responses"
 TRANSPORTS = ["httpx", "sdk"]
@@ -21,10 +21,7 @@ TRANSPORTS = ["httpx", "sdk"]
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "main.py").write_text('print("the-file-text-42")\n')
-    return path
+    return new_workspace(tmp_path, {"main.py": 'print("the-file-text-42")\n'})
 
 
 def run(

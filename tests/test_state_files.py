@@ -17,17 +17,14 @@ import pytest
 
 from agent_tui.ui.prompt_history import history_path, load_history
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_cli
 
 WRITE_CALL = {"id": "w1", "name": "create_file", "input": {"path": "out.txt", "content": "x\n"}}
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (tmp_path / "home").mkdir()
-    return path
+    return new_workspace(tmp_path, home=True)
 
 
 def agent(

@@ -15,19 +15,21 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_cli
 
 STREAMS = Path(__file__).parent / "fixtures" / "streams"
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "hello.py").write_text('print("hello-from-the-file-71")\n')
-    (path / "a.py").write_text("A_CONTENT = 1\n")
-    (path / "b.py").write_text("B_CONTENT = 2\n")
-    return path
+    return new_workspace(
+        tmp_path,
+        {
+            "hello.py": 'print("hello-from-the-file-71")\n',
+            "a.py": "A_CONTENT = 1\n",
+            "b.py": "B_CONTENT = 2\n",
+        },
+    )
 
 
 def run(
