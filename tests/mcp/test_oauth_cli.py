@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import stat
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import clean_env, run_cli
+from tests.helpers import clean_env, run_cli, serve_http
 from tests.mcp.conftest import HttpServer
 from tests.mcp.test_conformance import ROOT, require_suite, run_scenario
 
@@ -124,12 +123,8 @@ class _Protected(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def protected_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Protected)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Protected, "/mcp") as url:
+        yield url
 
 
 def test_headless_says_which_server_needs_sign_in_and_goes_on_without_it(

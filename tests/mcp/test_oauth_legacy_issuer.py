@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from agent_tui.mcp.adapter import connect
 from agent_tui.mcp.config import load_servers
 from agent_tui.mcp.login import QuietHandlers
 from agent_tui.mcp.oauth import SignIn
+from tests.helpers import serve_http
 
 
 class _Legacy(BaseHTTPRequestHandler):
@@ -77,11 +77,8 @@ class _Legacy(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def legacy_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Legacy)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Legacy, "/mcp") as url:
+        yield url
     _Legacy.issuer, _Legacy.with_prm = "{origin}/oauth", False
 
 

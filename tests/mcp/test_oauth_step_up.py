@@ -9,22 +9,21 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthToken
-from pydantic import AnyUrl
+from mcp.shared.auth import AuthorizationCodeResult, OAuthToken
 
 from agent_tui.errors import McpError
 from agent_tui.mcp.adapter import connect
 from agent_tui.mcp.config import load_servers
 from agent_tui.mcp.login import QuietHandlers
 from agent_tui.mcp.oauth import SignIn, TokenStore
-from tests.mcp.conftest import MakeManager
+from tests.helpers import serve_http
+from tests.mcp.conftest import MakeManager, registered_store
 
 TOOLS = [
     {"name": n, "inputSchema": {"type": "object"}, "description": n} for n in ("read", "write")
@@ -87,22 +86,12 @@ class _Protected(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def protected_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Protected)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Protected, "/mcp") as url:
+        yield url
 
 
 async def _signed_in(url: str) -> TokenStore:
-    store = TokenStore(url)
-    await store.set_client_info(
-        OAuthClientInformationFull(
-            client_id="agent-tui-test",
-            redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
-            token_endpoint_auth_method="none",
-        )
-    )
+    store = await registered_store(url)
     await store.set_tokens(OAuthToken(access_token="A1", scope="mcp:basic", expires_in=3600))
     return store
 

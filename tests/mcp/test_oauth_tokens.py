@@ -9,21 +9,21 @@ from __future__ import annotations
 import json
 import stat
 import sys
-import threading
 import time
 import types
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import httpx2
 import pytest
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
-from pydantic import AnyUrl
+from mcp.shared.auth import OAuthToken
 
 from agent_tui.mcp.config import ServerConfig
 from agent_tui.mcp.oauth import SignInRequired, TokenStore, http_auth
+from tests.helpers import serve_http
+from tests.mcp.conftest import registered_store
 
 
 class _Server(BaseHTTPRequestHandler):
@@ -57,22 +57,12 @@ class _Server(BaseHTTPRequestHandler):
 @pytest.fixture
 def server_url() -> Iterator[str]:
     _Server.refreshes = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Server)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Server, "/mcp") as url:
+        yield url
 
 
 async def _seed(url: str, expires_in: int) -> TokenStore:
-    store = TokenStore(url)
-    await store.set_client_info(
-        OAuthClientInformationFull(
-            client_id="agent-tui-test",
-            redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
-            token_endpoint_auth_method="none",
-        )
-    )
+    store = await registered_store(url)
     await store.set_tokens(OAuthToken(access_token="A1", refresh_token="R1", expires_in=expires_in))
     return store
 

@@ -29,7 +29,7 @@ from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen, request
 from agent_tui.ui.widgets.elicit_fields import coerce_text, parse_schema
 from agent_tui.ui.widgets.notes import Note
 from tests.helpers import missing
-from tests.mcp.conftest import ENV_SERVER, EVERYTHING_JS
+from tests.mcp.conftest import ENV_SERVER, EVERYTHING_JS, everything_home
 from tests.ui.app_helpers import attach_mcp, call_server_tool, running_app, send_to_approval
 from tests.ui.conftest import Harness, MakeAgent
 from tests.ui.helpers import screen_name, send, wait_idle, wait_screen, wait_until
@@ -46,12 +46,7 @@ def everything(tmp_path: Path) -> Path:
         missing("node is not installed (server-everything needs it)")
     if not EVERYTHING_JS.is_file():
         missing("server-everything is not installed: run scripts/install-test-servers.sh")
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".agentrc").write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{EVERYTHING_JS}", "stdio"]\n',
-        encoding="utf-8",
-    )
+    everything_home(tmp_path / "home", EVERYTHING_JS)
     return EVERYTHING_JS
 
 
