@@ -193,6 +193,24 @@ def last_json(proc: subprocess.CompletedProcess[str]) -> Any:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler for the loopback servers tests start: JSON replies, no request log."""
+
+    def send_json(self, status: int, body: object, challenge: str = "") -> None:
+        """Reply ``status`` with ``body`` as JSON; ``challenge``, when given, as WWW-Authenticate."""
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if challenge:
+            self.send_header("WWW-Authenticate", challenge)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+
 @contextmanager
 def serve_http(handler: type[BaseHTTPRequestHandler], path: str = "") -> Iterator[str]:
     """Serve ``handler`` on 127.0.0.1 (a free port) from a thread; yields the URL of ``path``."""

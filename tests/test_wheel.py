@@ -12,13 +12,11 @@ import sys
 import tomllib
 import zipfile
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.helpers import clean_env, serve_http
+from tests.helpers import QuietHandler, clean_env, serve_http
 
 ROOT = Path(__file__).resolve().parents[1]
 # The environment as the test run started, before the autouse fixture moves HOME: installers keep
@@ -104,16 +102,13 @@ winter when they are dormant. The marker page-text-ok shows the text came throug
 </article></body></html>"""
 
 
-class PageHandler(BaseHTTPRequestHandler):
+class PageHandler(QuietHandler):
     def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(PAGE)))
         self.end_headers()
         self.wfile.write(PAGE)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture

@@ -11,12 +11,11 @@ import json
 import stat
 import sys
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import clean_env, run_cli, serve_http
+from tests.helpers import QuietHandler, clean_env, run_cli, serve_http
 from tests.mcp.conftest import HttpServer
 from tests.mcp.test_conformance import ROOT, require_suite, run_scenario
 
@@ -102,7 +101,7 @@ def test_slash_mcp_login_signs_in_and_the_server_restarts(tmp_path: Path) -> Non
     assert code == 0, output[-3000:]
 
 
-class _Protected(BaseHTTPRequestHandler):
+class _Protected(QuietHandler):
     """Every request: 401 with the challenge an OAuth-protected MCP server sends."""
 
     def do_POST(self) -> None:
@@ -116,9 +115,6 @@ class _Protected(BaseHTTPRequestHandler):
         self.end_headers()
 
     do_GET = do_POST
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,7 +21,7 @@ from agent_tui.mcp.adapter import connect
 from agent_tui.mcp.config import load_servers
 from agent_tui.mcp.login import QuietHandlers
 from agent_tui.mcp.oauth import SignIn, TokenStore
-from tests.helpers import serve_http
+from tests.helpers import QuietHandler, serve_http
 from tests.mcp.conftest import MakeManager, registered_store
 
 TOOLS = [
@@ -30,24 +29,14 @@ TOOLS = [
 ]
 
 
-class _Protected(BaseHTTPRequestHandler):
-    def _json(self, status: int, body: object, challenge: str = "") -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if challenge:
-            self.send_header("WWW-Authenticate", challenge)
-        self.end_headers()
-        self.wfile.write(data)
-
+class _Protected(QuietHandler):
     def do_POST(self) -> None:
         message = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
         if self.path == "/register":  # dynamic client registration (the legacy fallback path)
-            self._json(201, {**message, "client_id": "registered"})
+            self.send_json(201, {**message, "client_id": "registered"})
             return
         if self.headers.get("Authorization") != "Bearer A1":
-            self._json(401, {"error": "invalid_token"}, 'Bearer error="invalid_token"')
+            self.send_json(401, {"error": "invalid_token"}, 'Bearer error="invalid_token"')
             return
         method, ident = message.get("method", ""), message.get("id")
         if ident is None:  # a notification
@@ -65,13 +54,13 @@ class _Protected(BaseHTTPRequestHandler):
             result = {"tools": TOOLS}
         elif method == "tools/call" and message["params"]["name"] == "write":
             challenge = 'Bearer error="insufficient_scope", scope="mcp:basic mcp:write"'
-            self._json(403, {"error": "insufficient_scope"}, challenge)
+            self.send_json(403, {"error": "insufficient_scope"}, challenge)
             return
         elif method == "tools/call":
             result = {"content": [{"type": "text", "text": "read ok"}]}
         else:
             result = {}
-        self._json(200, {"jsonrpc": "2.0", "id": ident, "result": result})
+        self.send_json(200, {"jsonrpc": "2.0", "id": ident, "result": result})
 
     def do_GET(self) -> None:
         self.send_response(405)
@@ -79,9 +68,6 @@ class _Protected(BaseHTTPRequestHandler):
         self.end_headers()
 
     do_DELETE = do_GET
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture

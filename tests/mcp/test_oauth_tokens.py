@@ -12,7 +12,6 @@ import sys
 import time
 import types
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -22,36 +21,23 @@ from mcp.shared.auth import OAuthToken
 
 from agent_tui.mcp.config import ServerConfig
 from agent_tui.mcp.oauth import SignInRequired, TokenStore, http_auth
-from tests.helpers import serve_http
+from tests.helpers import QuietHandler, serve_http
 from tests.mcp.conftest import registered_store
 
 
-class _Server(BaseHTTPRequestHandler):
+class _Server(QuietHandler):
     refreshes: list[dict[str, list[str]]] = []
-
-    def _send(self, status: int, body: dict[str, object]) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if status == 401:
-            self.send_header("WWW-Authenticate", 'Bearer error="invalid_token"')
-        self.end_headers()
-        self.wfile.write(data)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         form = parse_qs(self.rfile.read(length).decode())
         if self.path == "/token" and form.get("refresh_token") == ["R1"]:
             self.refreshes.append(form)
-            self._send(200, {"access_token": "A2", "token_type": "Bearer", "expires_in": 3600})
+            self.send_json(200, {"access_token": "A2", "token_type": "Bearer", "expires_in": 3600})
         elif self.headers.get("Authorization") == "Bearer A2":
-            self._send(200, {"ok": True})
+            self.send_json(200, {"ok": True})
         else:
-            self._send(401, {"error": "invalid_token"})
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self.send_json(401, {"error": "invalid_token"}, 'Bearer error="invalid_token"')
 
 
 @pytest.fixture
