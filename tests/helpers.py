@@ -158,12 +158,13 @@ def run_on_api(
     api: str,
     *args: str,
     key: str | None,
+    model: str = "test-model",
     rc: str | None = None,
     env: Mapping[str, str] | None = None,
     stdin: str | None = None,
     timeout: float = 60,
 ) -> subprocess.CompletedProcess[str]:
-    """``agent-tui --provider API --base-url URL --model test-model ARGS`` in ``ws`` (``run_cli``).
+    """``agent-tui --provider API --base-url URL --model MODEL ARGS`` in ``ws`` (``run_cli``).
 
     URL is the fake server's for ``api`` ("anthropic" | "openai"); HOME and the state dir are
     ``home`` and ``state`` beside ``ws``.
@@ -184,7 +185,7 @@ def run_on_api(
         full_env["ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY"] = key
     full_env.update(env or {})
     url = fake.url if api == "anthropic" else fake.openai_url
-    flags = ("--provider", api, "--base-url", url, "--model", "test-model")
+    flags = ("--provider", api, "--base-url", url, "--model", model)
     return run_cli(ws, *flags, *args, env=full_env, stdin=stdin, timeout=timeout)
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
-from tests.helpers import new_workspace, run_cli
+from tests.helpers import new_workspace, run_on_api
 from tests.mcp.conftest import everything_home, everything_js  # noqa: F401  (fixture)
 
 KEY = "sk-test-images"
@@ -48,18 +48,15 @@ def run(
     ws: Path, fake: FakeLLM, combo: tuple[str, str], *args: str, home: Path | None = None
 ) -> Any:
     api, transport = combo
-    url = fake.url if api == "anthropic" else fake.openai_url
     provider = "anthropic" if api == "anthropic" else "openai"
-    flags = ["--provider", provider, "--base-url", url, "--model", "m", "--transport", transport]
+    flags = ["--transport", transport]
     if provider == "openai":
         flags += ["--wire-api", "chat" if api == "openai" else "responses"]
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(home or ws.parent / "home"),
-        "ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY": KEY,
-    }
+    env = {"HOME": str(home)} if home else None
     output = () if "--output-format" in args else ("--output-format", "json")
-    return run_cli(ws, *flags, *args, *output, env=env, timeout=90)
+    return run_on_api(
+        ws, fake, provider, *flags, *args, *output, key=KEY, model="m", env=env, timeout=90
+    )
 
 
 def user_images(body: dict[str, Any], api: str) -> list[str]:
