@@ -75,6 +75,14 @@ async def send_to_approval(pilot: Pilot[object], text: str, *keys: str) -> None:
         await pilot.press(*keys)
 
 
+async def send_clear(pilot: Pilot[object], key: str, command: str = "/clear") -> None:
+    """Send ``command`` (``/clear`` or ``/new``), answer its question with ``key`` and wait."""
+    await send(pilot, command)
+    await wait_screen(pilot, "ConfirmClearScreen")
+    await pilot.press(key)
+    await wait_idle(pilot)
+
+
 async def deny_with_reason(pilot: Pilot[object], reason: str) -> None:
     """In the open approval dialog: deny, type ``reason`` and send it."""
     await pilot.press("n")

@@ -12,7 +12,7 @@ from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import ErrorNote, Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard
-from tests.ui.app_helpers import deny_with_reason, running_app, send_to_approval
+from tests.ui.app_helpers import deny_with_reason, running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -263,10 +263,7 @@ async def test_clear_command_empties_transcript_and_conversation(make_agent: Mak
     async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
-        await send(pilot, "/clear")
-        await wait_screen(pilot, "ConfirmClearScreen")  # issue 11 §10: it asks first
-        await pilot.press("y")
-        await wait_idle(pilot)
+        await send_clear(pilot, "y")  # issue 11 §10: it asks first
         assert h.agent.conversation.messages == []
         assert [type(e).__name__ for e in app.transcript.entries] == ["Note"]  # how to undo
 

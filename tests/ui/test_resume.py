@@ -12,7 +12,7 @@ from agent_tui.sessions.resume import attach_app
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard
-from tests.ui.app_helpers import running_app, send_to_approval
+from tests.ui.app_helpers import running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -243,10 +243,7 @@ async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: M
     async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, "old topic")
         await wait_idle(pilot)
-        await send(pilot, "/clear")
-        await wait_screen(pilot, "ConfirmClearScreen")
-        await pilot.press("y")
-        await wait_idle(pilot)
+        await send_clear(pilot, "y")
         assert h.agent.recorder is not None
         path = h.agent.recorder.writer.path
         last = json.loads(path.read_text().splitlines()[-1])

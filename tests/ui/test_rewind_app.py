@@ -19,7 +19,7 @@ from agent_tui.ui.widgets.notes import MarkdownNote, UserMessage
 from tests.agent.conftest import FAKE_KEY_ENV
 from tests.checkpoints.conftest import git_refs, make_repo, tree_state
 from tests.fakes.llm_server import FakeLLM
-from tests.ui.app_helpers import send_turns
+from tests.ui.app_helpers import send_clear, send_turns
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
 
@@ -198,10 +198,7 @@ async def test_rewind_redraws_a_conversation_the_app_did_not_draw_from_its_messa
         app, _published = app_for(workspace, fake)
         async with app.run_test(size=(110, 36)) as pilot:
             await send_turns(pilot, "first prompt", "second prompt")
-            await send(pilot, "/clear")
-            await wait_screen(pilot, "ConfirmClearScreen")
-            await pilot.press("y")
-            await wait_idle(pilot)
+            await send_clear(pilot, "y")
             await send(pilot, "/undo-clear")
             await wait_idle(pilot)
             await open_rewind(pilot)

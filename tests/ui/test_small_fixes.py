@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agent_tui.conversation import ToolResultBlock
 from agent_tui.ui.app import AgentApp
-from tests.ui.app_helpers import deny_with_reason, running_app, send_to_approval
+from tests.ui.app_helpers import deny_with_reason, running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -58,10 +58,7 @@ async def test_clear_asks_first_and_n_keeps_the_conversation(make_agent: MakeAge
     async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
-        await send(pilot, "/clear")
-        await wait_screen(pilot, "ConfirmClearScreen")
-        await pilot.press("n")
-        await wait_idle(pilot)
+        await send_clear(pilot, "n")
         assert [m.role for m in h.agent.conversation.messages] == ["user", "assistant"]
         assert entry_texts(app)[:2] == ["hi", "hello"]
         assert entry_texts(app)[-1] == "Kept the conversation."
@@ -74,10 +71,7 @@ async def test_undo_clear_brings_back_messages_and_transcript_and_undoes_itself(
     async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
-        await send(pilot, "/new")
-        await wait_screen(pilot, "ConfirmClearScreen")
-        await pilot.press("y")
-        await wait_idle(pilot)
+        await send_clear(pilot, "y", "/new")
         assert h.agent.conversation.messages == []
         assert "/undo-clear" in entry_texts(app)[-1] and "2 messages" in entry_texts(app)[-1]
         await send(pilot, "new topic")
