@@ -19,6 +19,7 @@ from typing import Any, NoReturn, TypeVar
 
 import pytest
 
+from agent_tui.tools.base import BaseTool, ToolContext, ToolResult
 from agent_tui.tools.registry import builtin_registry
 from tests.fakes.llm_server import FakeLLM
 
@@ -105,6 +106,12 @@ def new_workspace(
     if home:
         (tmp_path / "home").mkdir()
     return workspace
+
+
+async def run_tool(tool: BaseTool, ctx: ToolContext, **args: Any) -> ToolResult:
+    """Run ``tool`` on ``args`` as the agent does: ``prepare`` (which may refuse), then ``invoke``."""
+    tool.prepare(args, ctx)
+    return await tool.invoke(args, ctx)
 
 
 def run_cli(
