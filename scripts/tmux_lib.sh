@@ -1,6 +1,7 @@
 # Shared by the tmux checks (sourced, not run): a private tmux server per run, a pane reader, and
 # waits that poll the pane with a deadline (no fixed sleeps). The caller sets `work` (a temp dir)
 # and `session`, and may set `server_pid`; `timeout_s` is the deadline of each wait.
+# start_scripted_app also needs `root` (the repository) and `py` (its Python).
 
 timeout_s=${TMUX_CHECK_TIMEOUT:-30}
 server_pid=""
@@ -32,4 +33,13 @@ wait_for() {
         if ((SECONDS >= deadline)); then fail "waiting for $2 ($1)"; fi
         sleep 0.1
     done
+}
+
+# start_scripted_app: agent-tui in a 100x30 pane on the scripted provider ($work/script.json),
+# in $work/ws with HOME and the state dir in $work; at exit the pane shows AGENT-TUI-EXITED <code>.
+start_scripted_app() {
+    tm new-session -d -s "$session" -x 100 -y 30 \
+        "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' \
+         PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
+         ; echo AGENT-TUI-EXITED \$?; sleep 60"
 }

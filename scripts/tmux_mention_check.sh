@@ -21,10 +21,7 @@ printf 'x = 1\n' >"$work/ws/src/loader.py"
 printf 'all:\n\ttrue\n' >"$work/ws/Makefile"
 printf '[{"text": "FIRST-ANSWER"}, {"text": "SECOND-ANSWER"}]\n' >"$work/script.json"
 
-tm new-session -d -s "$session" -x 100 -y 30 \
-    "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' \
-     PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
-     ; echo AGENT-TUI-EXITED \$?; sleep 60"
+start_scripted_app
 
 wait_for "Ask anything" "the app's first frame"
 tm send-keys -t "$session" -l "explain @ldr"

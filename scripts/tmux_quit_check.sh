@@ -32,10 +32,7 @@ tool) turn="{\"text\": \"Waiting.\", \"tool_calls\": [{\"id\": \"c1\", \"name\":
 esac
 printf '[%s, {"text": "never reached"}]\n' "$turn" >"$work/script.json"
 
-tm new-session -d -s "$session" -x 100 -y 30 \
-    "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' \
-     PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
-     ; echo AGENT-TUI-EXITED \$?; sleep 60"
+start_scripted_app
 
 wait_for "Ask anything" "the app's first frame"
 tm send-keys -t "$session" -l "go"

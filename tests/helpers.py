@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import pytest
 
+from agent_tui.tools.base import BaseTool, ToolContext, ToolResult
 from agent_tui.tools.registry import builtin_registry
+from tests.fakes.llm_server import FakeLLM
 
 T = TypeVar("T")
 
@@ -85,6 +91,29 @@ def builtin_tool(name: str, cls: type[T]) -> T:
     return built
 
 
+def new_workspace(
+    tmp_path: Path, files: Mapping[str, str] | None = None, *, home: bool = False
+) -> Path:
+    """A new workspace folder, ``tmp_path/ws``, holding ``files`` (relative path: text).
+
+    With ``home``, ``tmp_path/home`` is made too (the HOME the test's processes get).
+    """
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    for name, text in (files or {}).items():
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(text)
+    if home:
+        (tmp_path / "home").mkdir()
+    return workspace
+
+
+async def run_tool(tool: BaseTool, ctx: ToolContext, **args: Any) -> ToolResult:
+    """Run ``tool`` on ``args`` as the agent does: ``prepare`` (which may refuse), then ``invoke``."""
+    tool.prepare(args, ctx)
+    return await tool.invoke(args, ctx)
+
+
 def run_cli(
     cwd: Path,
     *args: str,
@@ -108,3 +137,95 @@ def run_cli(
         stdin=None if stdin is not None else subprocess.DEVNULL,
         timeout=timeout,
     )
+
+
+def run_on_fake(
+    ws: Path,
+    fake: FakeLLM,
+    *args: str,
+    home: Path,
+    state: Path,
+    env: Mapping[str, str] | None = None,
+    stdin: str | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """``agent-tui ARGS`` in ``ws`` (through ``run_cli``) on the fake server's Anthropic API.
+
+    HOME is ``home``, the state dir ``state`` and the API key a dummy; ``env`` is applied last.
+    """
+    full_env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(state), "ANTHROPIC_API_KEY": "k"}
+    full_env.update(env or {})
+    flags = ("--provider", "anthropic", "--base-url", fake.url)
+    return run_cli(ws, *args, *flags, env=full_env, stdin=stdin, timeout=timeout)
+
+
+def run_on_api(
+    ws: Path,
+    fake: FakeLLM,
+    api: str,
+    *args: str,
+    key: str | None,
+    model: str = "test-model",
+    rc: str | None = None,
+    env: Mapping[str, str] | None = None,
+    stdin: str | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """``agent-tui --provider API --base-url URL --model MODEL ARGS`` in ``ws`` (``run_cli``).
+
+    URL is the fake server's for ``api`` ("anthropic" | "openai"); HOME and the state dir are
+    ``home`` and ``state`` beside ``ws``.
+
+    Args:
+        key: the value of the API's key variable (``ANTHROPIC_API_KEY``/``OPENAI_API_KEY``), or
+            None to leave it unset.
+        rc: when given, written as the user's ``~/.agentrc`` (named by AGENT_TUI_USER_CONFIG).
+        env: applied last.
+    """
+    home = ws.parent / "home"
+    full_env = {"AGENT_TUI_STATE_DIR": str(ws.parent / "state"), "HOME": str(home)}
+    if rc is not None:
+        home.mkdir(exist_ok=True)
+        (home / ".agentrc").write_text(rc)
+        full_env["AGENT_TUI_USER_CONFIG"] = str(home / ".agentrc")
+    if key is not None:
+        full_env["ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY"] = key
+    full_env.update(env or {})
+    url = fake.url if api == "anthropic" else fake.openai_url
+    flags = ("--provider", api, "--base-url", url, "--model", model)
+    return run_cli(ws, *flags, *args, env=full_env, stdin=stdin, timeout=timeout)
+
+
+def last_json(proc: subprocess.CompletedProcess[str]) -> Any:
+    """The JSON object on the last line of a process's stdout (``--output-format json``)."""
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler for the loopback servers tests start: JSON replies, no request log."""
+
+    def send_json(self, status: int, body: object, challenge: str = "") -> None:
+        """Reply ``status`` with ``body`` as JSON; ``challenge``, when given, as WWW-Authenticate."""
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if challenge:
+            self.send_header("WWW-Authenticate", challenge)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+
+@contextmanager
+def serve_http(handler: type[BaseHTTPRequestHandler], path: str = "") -> Iterator[str]:
+    """Serve ``handler`` on 127.0.0.1 (a free port) from a thread; yields the URL of ``path``."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{path}"
+    finally:
+        server.shutdown()
+        server.server_close()

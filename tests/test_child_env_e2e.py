@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
-from tests.mcp.conftest import everything_js  # noqa: F401  (fixture)
+from tests.helpers import run_on_fake
+from tests.mcp.conftest import everything_home, everything_js  # noqa: F401  (fixture)
 
 SECRETS = {
     "ANTHROPIC_API_KEY": "sk-ant-marker-0a1",
@@ -46,19 +46,17 @@ def run_env_command(
         (ws / ".agentrc").write_text(workspace_config)
     call = {"id": "t", "name": "run_in_terminal", "input": {"command": PRINT_ENV}}
     fake_llm.set_script([{"tool_calls": [call]}, {"text": "done"}])
-    env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state"), **SECRETS, **VISIBLE}
-    proc = run_cli(
+    proc = run_on_fake(
         ws,
+        fake_llm,
         "-p",
         "show the environment",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         "--on-approval",
         "deny",
         *extra,
-        env=env,
+        home=home,
+        state=tmp_path / "state",
+        env={**SECRETS, **VISIBLE},
     )
     assert proc.returncode == 0, proc.stderr
     result = json.dumps(fake_llm.requests[-1]["messages"][-1])
@@ -136,28 +134,22 @@ def test_stdio_mcp_server_sees_only_a_safe_env_and_its_own(
     fake_llm: FakeLLM,
     everything_js: Path,  # noqa: F811
 ) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".agentrc").write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
-        'env = { GRANTED = "granted-0i9", FROM_ENV = "${env:VISIBLE_MARKER}" }\n'
-    )
+    granted = 'env = { GRANTED = "granted-0i9", FROM_ENV = "${env:VISIBLE_MARKER}" }\n'
+    home = everything_home(tmp_path / "home", everything_js, granted)
     ws = tmp_path / "ws"
     ws.mkdir()
     call = {"id": "m", "name": "mcp_everything_get-env", "input": {}}
     fake_llm.set_script([{"tool_calls": [call]}, {"text": "done"}])
-    env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state"), **SECRETS, **VISIBLE}
-    proc = run_cli(
+    proc = run_on_fake(
         ws,
+        fake_llm,
         "-p",
         "show the server's environment",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         "--on-approval",
         "deny",  # get-env is read-only: it runs without asking
-        env=env,
+        home=home,
+        state=tmp_path / "state",
+        env={**SECRETS, **VISIBLE},
     )
     assert proc.returncode == 0, proc.stderr
     result = json.dumps(fake_llm.requests[1]["messages"][-1])

@@ -11,15 +11,14 @@ import pytest
 from agent_tui.config import load_config
 from agent_tui.config_schema import SCHEMA
 from agent_tui.errors import ConfigError
+from tests.helpers import new_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path
+    return new_workspace(tmp_path)
 
 
 def load(ws: Path, user: str | None = None, **kw: Any):  # type: ignore[no-untyped-def]

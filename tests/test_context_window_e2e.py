@@ -15,23 +15,15 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import run_on_api
 
 
 def run(
     tmp_path: Path, fake: FakeLLM, *args: str, user_config: str = "", model: str = "test-model"
 ) -> subprocess.CompletedProcess[str]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws = tmp_path / "ws"
     ws.mkdir(exist_ok=True)
-    home.mkdir(exist_ok=True)
-    (home / ".agentrc").write_text(user_config)
-    env = {
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-        "HOME": str(home),
-        "OPENAI_API_KEY": "sk-local",
-    }
-    flags = ["--provider", "openai", "--base-url", fake.openai_url, "--model", model]
-    return run_cli(ws, *flags, *args, env=env, timeout=60)
+    return run_on_api(ws, fake, "openai", *args, key="sk-local", model=model, rc=user_config)
 
 
 def usage_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:

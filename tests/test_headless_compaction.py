@@ -18,7 +18,7 @@ from agent_tui.agent.prompt import ELIDED
 from agent_tui.resources import data_dir
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
-from tests.helpers import run_cli
+from tests.helpers import last_json, run_on_api
 
 KEY = "sk-test-compaction"
 APIS = ["anthropic", "openai"]
@@ -30,18 +30,7 @@ REQUEST = "read every part file and report REQUEST-MARK-7"
 
 
 def run(ws: Path, fake: FakeLLM, api: str, *args: str) -> subprocess.CompletedProcess[str]:
-    home = ws.parent / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".agentrc").write_text(RC)
-    url = fake.url if api == "anthropic" else fake.openai_url
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(home),
-        "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
-        "ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY": KEY,
-    }
-    flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
-    return run_cli(ws, *flags, *args, env=env, timeout=90)
+    return run_on_api(ws, fake, api, *args, key=KEY, rc=RC, timeout=90)
 
 
 def script() -> list[dict[str, Any]]:
@@ -105,7 +94,7 @@ def test_a_long_run_reports_compaction_in_json_notices(
     fake_llm.set_script(script())
     proc = run(ws, fake_llm, api, "-p", REQUEST, "--output-format", "json")
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     compacted = [n for n in result["notices"] if "compacted automatically" in n]
     assert compacted and all("replaced by a summary" in n for n in compacted)
     summaries = sum(is_summary_request(body) for body in fake_llm.requests)
@@ -119,7 +108,7 @@ def test_compact_as_a_headless_command_on_a_fresh_session_says_there_is_nothing(
 ) -> None:
     proc = run(ws, fake_llm, api, "-p", "/compact", "--output-format", "json")
     assert proc.returncode == 2
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     assert result["errors"] and "nothing to compact yet" in result["errors"][0]
     assert fake_llm.requests == []
 

@@ -17,7 +17,7 @@ import pytest
 from agent_tui.agent.prompt import ELIDED
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
-from tests.helpers import run_cli
+from tests.helpers import last_json, new_workspace, run_on_api
 
 KEY = "sk-test-context"
 APIS = ["anthropic", "openai"]
@@ -25,31 +25,18 @@ APIS = ["anthropic", "openai"]
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path
+    return new_workspace(tmp_path)
 
 
 def run(
     ws: Path, fake: FakeLLM, api: str, *args: str, rc: str = ""
 ) -> subprocess.CompletedProcess[str]:
     """``agent-tui -p`` against ``fake``; ``rc`` is the user's ~/.agentrc."""
-    home = ws.parent / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".agentrc").write_text(rc)
-    url = fake.url if api == "anthropic" else fake.openai_url
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(home),
-        "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
-        "ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY": KEY,
-    }
-    flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
-    return run_cli(ws, *flags, *args, env=env, timeout=60)
+    return run_on_api(ws, fake, api, *args, key=KEY, rc=rc)
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return dict(last_json(proc))
 
 
 @pytest.mark.parametrize("api", APIS)

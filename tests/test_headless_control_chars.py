@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_on_api
 
 ATTACKS = {
     "csi": "\x1b[2K\x1b[1G",
@@ -37,10 +37,7 @@ RAW = ("\x1b", "\x07", "\x9b", "\u202e")
 
 
 def run(ws: Path, fake: FakeLLM, *args: str) -> tuple[str, str, int]:
-    env = {"AGENT_TUI_STATE_DIR": str(ws.parent / "state"), "HOME": str(ws.parent / "home")}
-    flags = ["--provider", "anthropic", "--base-url", fake.url, "--model", "test-model"]
-    env["ANTHROPIC_API_KEY"] = "sk-test"
-    proc = run_cli(ws, *flags, *args, env=env, timeout=60)
+    proc = run_on_api(ws, fake, "anthropic", *args, key="sk-test")
     return proc.stdout, proc.stderr, proc.returncode
 
 
@@ -60,10 +57,7 @@ def assert_nothing_raw(text: str) -> None:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (tmp_path / "home").mkdir()
-    return path
+    return new_workspace(tmp_path, home=True)
 
 
 @pytest.mark.parametrize("name", ATTACKS)

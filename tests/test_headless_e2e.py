@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import clean_env, run_cli
+from tests.helpers import clean_env, last_json, new_workspace, run_on_api
 
 KEY = "sk-test-SECRET-abc123"
 APIS = ["anthropic", "openai"]
@@ -19,10 +19,7 @@ APIS = ["anthropic", "openai"]
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "main.py").write_text('print("the-file-text-42")\n')
-    return path
+    return new_workspace(tmp_path, {"main.py": 'print("the-file-text-42")\n'})
 
 
 def run(
@@ -34,16 +31,11 @@ def run(
     env: dict[str, str] | None = None,
     key: str | None = KEY,
 ) -> subprocess.CompletedProcess[str]:
-    url = fake.url if api == "anthropic" else fake.openai_url
-    base_env = {"AGENT_TUI_STATE_DIR": str(ws.parent / "state"), "HOME": str(ws.parent / "home")}
-    if key is not None:
-        base_env["ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY"] = key
-    flags = ["--provider", api, "--base-url", url, "--model", "test-model"]
-    return run_cli(ws, *flags, *args, env={**base_env, **(env or {})}, stdin=stdin, timeout=60)
+    return run_on_api(ws, fake, api, *args, key=key, env=env, stdin=stdin)
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return dict(last_json(proc))
 
 
 def all_saved_text(ws: Path) -> str:

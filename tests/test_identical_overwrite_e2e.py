@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import last_json, run_on_fake
 
 CONTENT = "def main():\n    print('hi')\n"
 
@@ -27,29 +27,22 @@ def test_identical_overwrite_runs_without_asking(tmp_path: Path, fake_llm: FakeL
             {"text": "The file was already right."},
         ]
     )
-    env = {
-        "HOME": str(tmp_path),
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-        "ANTHROPIC_API_KEY": "k",
-    }
-    proc = run_cli(
+    proc = run_on_fake(
         ws,
+        fake_llm,
         "-p",
         "write app.py",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         "--output-format",
         "json",
         "--on-approval",
         "fail",
-        env=env,
+        home=tmp_path,
+        state=tmp_path / "state",
     )
     assert proc.returncode == 0, proc.stderr
     assert path.read_text() == CONTENT and path.stat().st_mtime_ns == 1_000_000_000
     assert [p.name for p in ws.iterdir()] == ["app.py"]  # no temp file left either
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     assert [(c["name"], c["is_error"]) for c in result["tool_calls"]] == [
         ("read_file", False),
         ("create_file", False),

@@ -16,8 +16,8 @@ import pytest
 
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
-from tests.helpers import run_cli
-from tests.mcp.conftest import everything_js  # noqa: F401  (fixture)
+from tests.helpers import new_workspace, run_on_api
+from tests.mcp.conftest import everything_home, everything_js  # noqa: F401  (fixture)
 
 KEY = "sk-test-images"
 APIS = ["anthropic", "openai", "responses"]
@@ -41,27 +41,22 @@ def tiny_png(seed: int = 0) -> bytes:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path
+    return new_workspace(tmp_path)
 
 
 def run(
     ws: Path, fake: FakeLLM, combo: tuple[str, str], *args: str, home: Path | None = None
 ) -> Any:
     api, transport = combo
-    url = fake.url if api == "anthropic" else fake.openai_url
     provider = "anthropic" if api == "anthropic" else "openai"
-    flags = ["--provider", provider, "--base-url", url, "--model", "m", "--transport", transport]
+    flags = ["--transport", transport]
     if provider == "openai":
         flags += ["--wire-api", "chat" if api == "openai" else "responses"]
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(home or ws.parent / "home"),
-        "ANTHROPIC_API_KEY" if api == "anthropic" else "OPENAI_API_KEY": KEY,
-    }
+    env = {"HOME": str(home)} if home else None
     output = () if "--output-format" in args else ("--output-format", "json")
-    return run_cli(ws, *flags, *args, *output, env=env, timeout=90)
+    return run_on_api(
+        ws, fake, provider, *flags, *args, *output, key=KEY, model="m", env=env, timeout=90
+    )
 
 
 def user_images(body: dict[str, Any], api: str) -> list[str]:
@@ -172,11 +167,7 @@ def test_mcp_image_content_reaches_the_model(
     api: str,
     everything_js: Path,  # noqa: F811
 ) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".agentrc").write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
-    )
+    home = everything_home(tmp_path / "home", everything_js)
     tool = "mcp_everything_get-tiny-image"
     fake_llm.set_script([{"tool_calls": [{"id": "m1", "name": tool, "input": {}}]}, {"text": "ok"}])
     proc = run(ws, fake_llm, (api, "httpx"), "-p", "show me", "--allow-tool", tool, home=home)

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
-from tests.mcp.conftest import everything_js  # noqa: F401  (fixture)
+from tests.helpers import last_json, run_on_fake
+from tests.mcp.conftest import everything_home, everything_js  # noqa: F401  (fixture)
 
 
 def test_model_calls_an_mcp_tool_and_the_result_reaches_it(
@@ -15,11 +15,7 @@ def test_model_calls_an_mcp_tool_and_the_result_reaches_it(
     fake_llm: FakeLLM,
     everything_js: Path,  # noqa: F811
 ) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".agentrc").write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
-    )
+    home = everything_home(tmp_path / "home", everything_js)
     ws = tmp_path / "ws"
     ws.mkdir()
     fake_llm.set_script(
@@ -36,27 +32,21 @@ def test_model_calls_an_mcp_tool_and_the_result_reaches_it(
             {"text": "The server echoed it."},
         ]
     )
-    env = {
-        "HOME": str(home),
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-        "ANTHROPIC_API_KEY": "test-key",
-    }
-    proc = run_cli(
+    proc = run_on_fake(
         ws,
+        fake_llm,
         "-p",
         "echo something",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         "--output-format",
         "json",
         "--allow-tool",
         "mcp_everything_echo",
-        env=env,
+        home=home,
+        state=tmp_path / "state",
+        env={"ANTHROPIC_API_KEY": "test-key"},
     )
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     assert result["tool_calls"] == [{"id": "m1", "name": "mcp_everything_echo", "is_error": False}]
     first, second = fake_llm.requests
     assert "mcp_everything_echo" in [t["name"] for t in first["tools"]]

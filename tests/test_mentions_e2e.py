@@ -8,15 +8,13 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import new_workspace
 from tests.test_headless_e2e import APIS, run
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "main.py").write_text('print("the-file-text-42")\n')
-    return path
+    return new_workspace(tmp_path, {"main.py": 'print("the-file-text-42")\n'})
 
 
 @pytest.mark.parametrize("api", APIS)

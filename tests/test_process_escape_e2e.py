@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import clean_env, run_cli
+from tests.helpers import clean_env, last_json, run_on_fake
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the subreaper is Linux-only (prctl)"
@@ -62,26 +62,19 @@ def run_commands(tmp_path: Path, fake_llm: FakeLLM, *calls: dict[str, object]) -
         for i, (name, args) in enumerate((c["name"], c["input"]) for c in calls)
     ]
     fake_llm.set_script([*turns, {"text": "done"}])
-    env = {
-        "HOME": str(tmp_path),
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-        "ANTHROPIC_API_KEY": "k",
-    }
-    proc = run_cli(
+    proc = run_on_fake(
         ws,
+        fake_llm,
         "-p",
         "start it",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         "--output-format",
         "json",
         "--yolo",
-        env=env,
+        home=tmp_path,
+        state=tmp_path / "state",
     )
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     assert not any(c["is_error"] for c in result["tool_calls"]), result
     return (ws / "pid.txt").read_text().strip()
 

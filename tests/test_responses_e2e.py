@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_on_api
 
 KEY = "sk-test-SECRET-responses"
 TRANSPORTS = ["httpx", "sdk"]
@@ -21,10 +21,7 @@ TRANSPORTS = ["httpx", "sdk"]
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "main.py").write_text('print("the-file-text-42")\n')
-    return path
+    return new_workspace(tmp_path, {"main.py": 'print("the-file-text-42")\n'})
 
 
 def run(
@@ -34,14 +31,8 @@ def run(
     *args: str,
     wire: tuple[str, ...] = ("--wire-api", "responses"),
 ) -> subprocess.CompletedProcess[str]:
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(ws.parent / "home"),
-        "OPENAI_API_KEY": KEY,
-    }
-    flags = ["--provider", "openai", "--base-url", fake.openai_url, "--model", "gpt-5-codex"]
-    flags += ["--transport", transport, *wire]
-    return run_cli(ws, *flags, *args, env=env, timeout=90)
+    flags = ("--transport", transport, *wire)
+    return run_on_api(ws, fake, "openai", *flags, *args, key=KEY, model="gpt-5-codex", timeout=90)
 
 
 def lines(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:

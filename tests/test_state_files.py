@@ -17,29 +17,21 @@ import pytest
 
 from agent_tui.ui.prompt_history import history_path, load_history
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_on_api
 
 WRITE_CALL = {"id": "w1", "name": "create_file", "input": {"path": "out.txt", "content": "x\n"}}
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (tmp_path / "home").mkdir()
-    return path
+    return new_workspace(tmp_path, home=True)
 
 
 def agent(
     ws: Path, fake: FakeLLM, *args: str, state: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {
-        "HOME": str(ws.parent / "home"),
-        "AGENT_TUI_STATE_DIR": str(state or ws.parent / "state"),
-        "ANTHROPIC_API_KEY": "sk-test",
-    }
-    flags = ["--provider", "anthropic", "--base-url", fake.url, "--model", "m"]
-    return run_cli(ws, *flags, *args, env=env, timeout=60)
+    env = {"AGENT_TUI_STATE_DIR": str(state)} if state else None
+    return run_on_api(ws, fake, "anthropic", *args, key="sk-test", model="m", env=env)
 
 
 def moved_aside(state: Path, name: str) -> list[Path]:

@@ -15,34 +15,27 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_on_api
 
 STREAMS = Path(__file__).parent / "fixtures" / "streams"
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "hello.py").write_text('print("hello-from-the-file-71")\n')
-    (path / "a.py").write_text("A_CONTENT = 1\n")
-    (path / "b.py").write_text("B_CONTENT = 2\n")
-    return path
+    return new_workspace(
+        tmp_path,
+        {
+            "hello.py": 'print("hello-from-the-file-71")\n',
+            "a.py": "A_CONTENT = 1\n",
+            "b.py": "B_CONTENT = 2\n",
+        },
+    )
 
 
 def run(
     ws: Path, fake: FakeLLM, *args: str, user_config: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    home = ws.parent / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".agentrc").write_text(user_config)
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(home),
-        "OPENAI_API_KEY": "sk-local",
-    }
-    flags = ["--provider", "openai", "--base-url", fake.openai_url, "--model", "qwen"]
-    return run_cli(ws, *flags, *args, env=env, timeout=60)
+    return run_on_api(ws, fake, "openai", *args, key="sk-local", model="qwen", rc=user_config)
 
 
 def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import run_on_api
 
 WINDOW = 32768  # the prompt budget is 24,576: max_tokens (8,192) is kept for the reply
 # Attached to the first request (before any usage has calibrated the estimate), this file puts it
@@ -31,21 +31,16 @@ ANSWER = [{"text": "done"}]
 def run(
     tmp_path: Path, fake: FakeLLM, style: str, config: str = "", window: int = WINDOW
 ) -> subprocess.CompletedProcess[str]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws = tmp_path / "ws"
     ws.mkdir(exist_ok=True)
-    home.mkdir(exist_ok=True)
     (ws / "big.txt").write_text(BIG_FILE)
-    env = {"AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "HOME": str(home)}
     if style == "llamacpp":
-        env["OPENAI_API_KEY"] = "sk-local"
-        flags = ["--provider", "openai", "--base-url", fake.openai_url, "--model", "qwen"]
+        api, key, model = "openai", "sk-local", "qwen"
     else:
-        env["ANTHROPIC_API_KEY"] = "sk-ant-test"
-        flags = ["--provider", "anthropic", "--base-url", fake.url, "--model", "claude-sonnet-4-5"]
+        api, key, model = "anthropic", "sk-ant-test", "claude-sonnet-4-5"
         config = f"[model]\ncontext_window = {window}\n{config}"
-    (home / ".agentrc").write_text(config)
     args = ["-p", PROMPT, "--output-format", "json"]
-    return run_cli(ws, *flags, *args, env=env, timeout=60)
+    return run_on_api(ws, fake, api, *args, key=key, model=model, rc=config)
 
 
 def near_limit_server(fake: FakeLLM, style: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import run_cli, run_on_fake
 
 CONTENT = "x = 'a line of generated code'\n" * 3000  # ~90 KB: ~9,000 fragments of 10 bytes
 
@@ -99,12 +99,7 @@ def test_start_line_escapes_a_hostile_tool_name(tmp_path: Path, fake_llm: FakeLL
         ]
         + [{"text": "Done."}]
     )
-    env = {
-        "HOME": str(tmp_path),
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "s"),
-        "ANTHROPIC_API_KEY": "k",
-    }
-    proc = run_cli(ws, "-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, env=env)
+    proc = run_on_fake(ws, fake_llm, "-p", "go", home=tmp_path, state=tmp_path / "s")
     starts = [line for line in proc.stderr.split("\n") if line.startswith("… ")]
     assert starts == [
         '… "evil\\u001b]2;owned\\u0007"',

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import last_json, run_on_fake
 
 CALC = "def add(a, b):\n    return a - b\n"
 TEST = (
@@ -41,30 +41,23 @@ def test_search_read_patch_and_run_the_tests(tmp_path: Path, fake_llm: FakeLLM) 
             {"text": "Fixed: add() subtracted; the test passes now."},
         ]
     )
-    env = {
-        "HOME": str(tmp_path),
-        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
-        "ANTHROPIC_API_KEY": "k",
-    }
-    proc = run_cli(
+    proc = run_on_fake(
         ws,
+        fake_llm,
         "-p",
         "fix add",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         "--output-format",
         "json",
         "--allow-tool",
         "apply_patch",
         "--allow-tool",
         "run_in_terminal",
-        env=env,
+        home=tmp_path,
+        state=tmp_path / "state",
     )
     assert proc.returncode == 0, proc.stderr
     assert (ws / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     assert [c["name"] for c in result["tool_calls"]] == [
         "grep_search",
         "read_file",

@@ -31,6 +31,21 @@ def flags(fake: FakeLLM) -> list[str]:
     return ["--provider", "openai", "--base-url", fake.openai_url, "--model", "slow-model"]
 
 
+def say_hi(
+    tmp_path: Path, fake: FakeLLM, transport: str, user_config: str
+) -> subprocess.CompletedProcess[str]:
+    """``agent-tui -p hi`` over ``transport`` with ``user_config`` as ~/.agentrc."""
+    return run_cli(
+        tmp_path,
+        *flags(fake),
+        "--transport",
+        transport,
+        "-p",
+        "hi",
+        env=env_for(tmp_path, user_config),
+    )
+
+
 def read_until(fd: int, needle: bytes, seen: bytearray, limit_s: float = 30) -> None:
     """Read the terminal until ``needle`` shows (select's timeout only guards a hang)."""
     while needle not in seen:
@@ -109,15 +124,7 @@ def test_a_stream_longer_than_the_timeout_is_not_cut(
     fake_llm.set_script([{"text": text}])
     fake_llm.frame_delay_s = 0.25  # every frame well inside the timeout; ~20 frames in all
     config = "[model]\ntimeout_s = 1\nmax_retries = 0\n"
-    proc = run_cli(
-        tmp_path,
-        *flags(fake_llm),
-        "--transport",
-        transport,
-        "-p",
-        "hi",
-        env=env_for(tmp_path, config),
-    )
+    proc = say_hi(tmp_path, fake_llm, transport, config)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == text + "\n"
 
@@ -129,15 +136,7 @@ def test_a_silence_longer_than_the_timeout_ends_the_request(
     fake_llm.set_script([{"text": "never seen"}])
     fake_llm.first_frame_delay_s = 3
     config = "[model]\ntimeout_s = 0.5\nmax_retries = 0\n"
-    proc = run_cli(
-        tmp_path,
-        *flags(fake_llm),
-        "--transport",
-        transport,
-        "-p",
-        "hi",
-        env=env_for(tmp_path, config),
-    )
+    proc = say_hi(tmp_path, fake_llm, transport, config)
     assert proc.returncode == 1
     assert "never seen" not in proc.stdout
     assert "error:" in proc.stderr

@@ -9,17 +9,14 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import tomllib
 import zipfile
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.helpers import clean_env
+from tests.helpers import QuietHandler, clean_env, serve_http
 
 ROOT = Path(__file__).resolve().parents[1]
 # The environment as the test run started, before the autouse fixture moves HOME: installers keep
@@ -105,7 +102,7 @@ winter when they are dormant. The marker page-text-ok shows the text came throug
 </article></body></html>"""
 
 
-class PageHandler(BaseHTTPRequestHandler):
+class PageHandler(QuietHandler):
     def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -113,17 +110,11 @@ class PageHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(PAGE)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
 
 @pytest.fixture
 def page_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), PageHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/fruit"
-    server.shutdown()
-    server.server_close()
+    with serve_http(PageHandler, "/fruit") as url:
+        yield url
 
 
 # The tools whose imports happen on first use (trafilatura and lxml, GitPython, the rg binary

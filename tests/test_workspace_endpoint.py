@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_cli
 
 USER_KEY = "sk-user-key-123"
 MARKER = "marker-secret-AWS-777"  # a secret the repository tries to have sent
@@ -30,10 +30,7 @@ def second_llm() -> Iterator[FakeLLM]:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (tmp_path / "home").mkdir()
-    return path
+    return new_workspace(tmp_path, home=True)
 
 
 def agent(

@@ -252,9 +252,7 @@ class ApiProvider:
                     async for payload in _payloads(resp):
                         yield payload
             except http11.Timeout as exc:
-                raise Disconnected(
-                    f"no data for {self.config.timeout_s:g} s ({describe(exc)})"
-                ) from None
+                raise self._no_data(exc) from None
             except http11.TransportError as exc:
                 raise Disconnected(describe(exc)) from None
             return
@@ -268,11 +266,13 @@ class ApiProvider:
                 async for payload in _payloads(resp):
                     yield payload
         except httpx.TimeoutException as exc:
-            raise Disconnected(
-                f"no data for {self.config.timeout_s:g} s ({describe(exc)})"
-            ) from None
+            raise self._no_data(exc) from None
         except httpx.TransportError as exc:
             raise Disconnected(describe(exc)) from None
+
+    def _no_data(self, exc: Exception) -> Disconnected:
+        """The stream went quiet for longer than the timeout (either transport)."""
+        return Disconnected(f"no data for {self.config.timeout_s:g} s ({describe(exc)})")
 
     def _redact(self, text: str, key: str | None) -> str:
         return text.replace(key, "[redacted]") if key else text

@@ -23,6 +23,21 @@ class SearchOutcome:
     unreadable: int = 0  # files skipped because they could not be read
 
 
+@dataclass(frozen=True)
+class GrepQuery:
+    """What grep_search looks for: the text or regex, where, and how many matches it shows."""
+
+    query: str
+    is_regexp: bool
+    include: str | None
+    limit: int
+
+    @property
+    def case_sensitive(self) -> bool:
+        # Smart case, as ripgrep's -S: lowercase queries ignore case, any capital makes it exact.
+        return any(ch.isupper() for ch in self.query)
+
+
 def _bad_regex(detail: str) -> ToolError:
     return ToolError(
         f"Invalid regular expression: {detail.strip()}\nFix the pattern (ripgrep's Rust syntax: no "
@@ -30,16 +45,7 @@ def _bad_regex(detail: str) -> ToolError:
     )
 
 
-async def rg_search(
-    rg: str,
-    root: Path,
-    query: str,
-    *,
-    is_regexp: bool,
-    include: str | None,
-    case_sensitive: bool,
-    collect: int,
-) -> SearchOutcome:
+async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> SearchOutcome:
     """Run ripgrep and parse ``path\\0line:text`` lines, stopping it after ``collect`` matches.
 
     Raises:
@@ -53,13 +59,13 @@ async def rg_search(
         "--null",  # a NUL after the path: paths may contain ':'
         "--max-columns", str(MAX_LINE),
         "--max-columns-preview",
-        "--case-sensitive" if case_sensitive else "--ignore-case",
+        "--case-sensitive" if q.case_sensitive else "--ignore-case",
     ]  # fmt: skip
-    if not is_regexp:
+    if not q.is_regexp:
         args.append("--fixed-strings")
-    if include:
-        args += ["--iglob", include]
-    args += ["--regexp", query, "--", "."]
+    if q.include:
+        args += ["--iglob", q.include]
+    args += ["--regexp", q.query, "--", "."]
     proc = await asyncio.create_subprocess_exec(
         *args,
         cwd=root,
@@ -124,27 +130,21 @@ def _add_rg_line(outcome: SearchOutcome, raw: bytes) -> None:
     )
 
 
-def python_search(
-    root: Path,
-    query: str,
-    *,
-    is_regexp: bool,
-    include: str | None,
-    case_sensitive: bool,
-    collect: int,
-) -> SearchOutcome:
+def python_search(root: Path, q: GrepQuery, *, collect: int) -> SearchOutcome:
     """The same search without ripgrep (blocking; run it in a thread).
 
     Raises:
         ToolError: the regex does not compile.
     """
-    flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
+    flags = re.MULTILINE | (0 if q.case_sensitive else re.IGNORECASE)
     try:
-        regex = re.compile(query if is_regexp else re.escape(query), flags)
+        regex = re.compile(q.query if q.is_regexp else re.escape(q.query), flags)
     except re.error as exc:
         raise _bad_regex(str(exc)) from None
     wanted = (
-        re.compile(glob_to_regex(include).pattern, re.IGNORECASE | re.DOTALL) if include else None
+        re.compile(glob_to_regex(q.include).pattern, re.IGNORECASE | re.DOTALL)
+        if q.include
+        else None
     )
     outcome = SearchOutcome()
     for rel in walk_files(root):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,25 +11,12 @@ from agent_tui.errors import ToolError
 from agent_tui.plural import plural
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_bool, optional_int, optional_str, require_str
-from agent_tui.tools.fs_grep import Match, SearchOutcome, python_search, rg_search
+from agent_tui.tools.fs_grep import GrepQuery, Match, SearchOutcome, python_search, rg_search
 from agent_tui.tools.fs_walk import find_rg, folder_glob, glob_to_regex
 
 DEFAULT_RESULTS = 50
 MAX_RESULTS = 500
 TEXT_WIDTH = 200  # characters of a matching line shown
-
-
-@dataclass(frozen=True)
-class GrepQuery:
-    query: str
-    is_regexp: bool
-    include: str | None
-    limit: int
-
-    @property
-    def case_sensitive(self) -> bool:
-        # Smart case, as ripgrep's -S: lowercase queries ignore case, any capital makes it exact.
-        return any(ch.isupper() for ch in self.query)
 
 
 def _parse(input: Any, root: Path) -> GrepQuery:
@@ -122,15 +108,9 @@ class GrepSearchTool(BaseTool):
         # file a ripgrep thread happened to finish first.
         collect = max(q.limit * 4, 1000)
         if rg is not None:
-            outcome = await rg_search(
-                rg, root, q.query, is_regexp=q.is_regexp, include=q.include,
-                case_sensitive=q.case_sensitive, collect=collect,
-            )  # fmt: skip
+            outcome = await rg_search(rg, root, q, collect=collect)
         else:
-            outcome = await asyncio.to_thread(
-                python_search, root, q.query, is_regexp=q.is_regexp, include=q.include,
-                case_sensitive=q.case_sensitive, collect=collect,
-            )  # fmt: skip
+            outcome = await asyncio.to_thread(python_search, root, q, collect=collect)
         return ToolResult(
             format_matches(q, outcome),
             data={"count": len(outcome.matches), "incomplete": outcome.incomplete},

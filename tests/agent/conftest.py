@@ -6,6 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agent_tui.agent.loop import Agent
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
@@ -35,6 +37,16 @@ WAIT_MANIFEST = Manifest(
     {"type": "object", "properties": {}},
     "read",
 )
+
+
+def fake_agent_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A new workspace for ``fake_agent``: the fake key set, HOME and the state dir in tmp_path."""
+    monkeypatch.setenv(FAKE_KEY_ENV, "sk-fake")
+    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    return workspace
 
 
 def fake_agent(workspace: Path, fake: FakeLLM, api: str, **model: Any) -> Agent:

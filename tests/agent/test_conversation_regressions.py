@@ -11,7 +11,7 @@ import pytest
 
 from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
-from tests.agent.conftest import FAKE_KEY_ENV, fake_agent
+from tests.agent.conftest import fake_agent, fake_agent_workspace
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
 
@@ -21,11 +21,7 @@ PROMPT = "please fix the bug in main.py"
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(FAKE_KEY_ENV, "sk-fake")
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    ws = tmp_path / "ws"
-    ws.mkdir()
+    ws = fake_agent_workspace(tmp_path, monkeypatch)
     (ws / "main.py").write_text("print('hi')\n")
     return ws
 

@@ -18,6 +18,7 @@ from agent_tui.conversation import ToolResultBlock, ToolUseBlock
 from agent_tui.errors import ApprovalRequired
 from agent_tui.providers.scripted import ScriptedProvider
 from agent_tui.tools.base import BaseTool, Manifest, Prepared, ToolContext, ToolResult
+from tests.helpers import new_workspace
 
 
 @pytest.fixture(autouse=True)
@@ -36,10 +37,7 @@ def make_agent(workspace: Path, turns: list[dict[str, Any]], **cli: Any) -> Agen
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "notes.txt").write_text("alpha\nbeta\n")
-    return ws
+    return new_workspace(tmp_path, {"notes.txt": "alpha\nbeta\n"})
 
 
 async def collect(agent: Agent, text: str, answer: Any = None) -> list[ev.Event]:

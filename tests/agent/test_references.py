@@ -20,14 +20,12 @@ from agent_tui.agent.references import (
 )
 from agent_tui.errors import UsageError
 from agent_tui.tools.base import SessionState, ToolContext
-from tests.helpers import missing
+from tests.helpers import missing, new_workspace
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path
+    return new_workspace(tmp_path)
 
 
 @pytest.fixture

@@ -11,16 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import clean_env
+from tests.helpers import clean_env, new_workspace
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "keep.txt").write_text("keep me\n")
-    (tmp_path / "home").mkdir()
-    return path
+    return new_workspace(tmp_path, {"keep.txt": "keep me\n"}, home=True)
 
 
 def _user_rc(ws: Path, text: str) -> None:

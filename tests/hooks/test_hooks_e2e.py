@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import run_on_fake
 
 # Claude Code docs' Bash validator, unchanged but for the interpreter line.
 VALIDATOR = r"""
@@ -109,18 +109,15 @@ def _run(
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     fake_llm.set_script(script)
-    env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state")}
-    env["ANTHROPIC_API_KEY"] = "sk-test-key"
-    return run_cli(
+    return run_on_fake(
         tmp_path / "ws",
+        fake_llm,
         "-p",
         prompt,
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
         *extra,
-        env=env,
+        home=home,
+        state=tmp_path / "state",
+        env={"ANTHROPIC_API_KEY": "sk-test-key"},
     )
 
 
@@ -296,10 +293,9 @@ def test_hooks_do_not_see_api_keys(tmp_path: Path, fake_llm: FakeLLM) -> None:
     home.mkdir()
     fake_llm.set_script([{"text": "ok"}])
     secrets = {"ANTHROPIC_API_KEY": "sk-ant-mark-11", "MY_TOKEN": "tok-mark-22"}
-    env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state"), **secrets}
-    env["VISIBLE_MARK"] = "vis-33"
-    proc = run_cli(
-        ws, "-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, "--trust", env=env
+    env = {**secrets, "VISIBLE_MARK": "vis-33"}
+    proc = run_on_fake(
+        ws, fake_llm, "-p", "go", "--trust", home=home, state=tmp_path / "state", env=env
     )
     assert proc.returncode == 0, proc.stderr
     sent = json.dumps(fake_llm.requests[-1]["messages"])
@@ -439,9 +435,8 @@ def test_home_as_workspace_reads_the_user_settings_once(tmp_path: Path, fake_llm
     hook = _script(tmp_path, "h.py", RECORD.format(name="once.jsonl"))
     _settings(home, {"UserPromptSubmit": _group(hook)})
     fake_llm.set_script([{"text": "ok"}])
-    env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(tmp_path / "state")}
-    env["ANTHROPIC_API_KEY"] = "sk-test-key"
-    proc = run_cli(home, "-p", "go", "--provider", "anthropic", "--base-url", fake_llm.url, env=env)
+    env = {"ANTHROPIC_API_KEY": "sk-test-key"}
+    proc = run_on_fake(home, fake_llm, "-p", "go", home=home, state=tmp_path / "state", env=env)
     assert proc.returncode == 0, proc.stderr
     assert len(_records(home / "once.jsonl")) == 1  # the user's file: runs untrusted, once
     assert "not trusted" not in proc.stderr

@@ -20,14 +20,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 
 from agent_tui.mcp.adapter import connect
 from agent_tui.mcp.config import OAuthSettings, ServerConfig
-from agent_tui.mcp.login import loopback_sign_in
-from agent_tui.mcp.types import ElicitAnswer, SamplingAnswer, SamplingRequest
+from agent_tui.mcp.login import QuietHandlers, loopback_sign_in
+from agent_tui.mcp.types import ElicitAnswer
 
 CALL_TIMEOUT_S = (
     30.0  # a scenario's tool answers at once; the bound only keeps a fault from hanging
@@ -41,25 +41,16 @@ TOOL_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-class Handlers:
-    """Accepts elicitation forms with the schema's defaults (what SEP-1034 checks)."""
+class Handlers(QuietHandlers):
+    """Accepts elicitation forms with the schema's defaults (what SEP-1034 checks); logs to stderr.
+
+    Otherwise quiet, as a sign-in's handshake: URL elicitations declined, no sampling, no roots.
+    """
 
     async def elicit(self, message: str, schema: dict[str, Any]) -> ElicitAnswer:
         properties = schema.get("properties", {})
         defaults = {k: v["default"] for k, v in properties.items() if "default" in v}
         return ElicitAnswer("accept", defaults)
-
-    async def elicit_url(self, message: str, url: str) -> ElicitAnswer:
-        return ElicitAnswer("decline")
-
-    async def sample(self, request: SamplingRequest) -> SamplingAnswer | None:
-        return None
-
-    def roots(self) -> list[tuple[str, str]]:
-        return []
-
-    def changed(self, kind: Literal["tools", "prompts", "resources"]) -> None:
-        pass
 
     def log(self, text: str) -> None:
         print(text, file=sys.stderr)

@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -22,6 +22,9 @@ from agent_tui.mcp.manager import McpManager
 from agent_tui.mcp.types import McpHooks
 from agent_tui.tools.registry import ToolRegistry
 from tests.helpers import clean_env, missing
+
+if TYPE_CHECKING:
+    from agent_tui.mcp.oauth import TokenStore
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERYTHING_JS = (
@@ -45,6 +48,37 @@ def workspace(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"
     folder.mkdir()
     return folder
+
+
+async def registered_store(url: str) -> TokenStore:
+    """The token store of the server at ``url``, holding a registered public client."""
+    # Imported here: the MCP SDK behind them is slow to import and most MCP tests never use it.
+    from mcp.shared.auth import OAuthClientInformationFull
+    from pydantic import AnyUrl
+
+    from agent_tui.mcp.oauth import TokenStore
+
+    store = TokenStore(url)
+    await store.set_client_info(
+        OAuthClientInformationFull(
+            client_id="agent-tui-test",
+            redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
+            token_endpoint_auth_method="none",
+        )
+    )
+    return store
+
+
+def everything_entry(js: Path) -> str:
+    """The ``~/.agentrc`` lines that name server-everything (stdio, ``js``) as ``everything``."""
+    return f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{js}", "stdio"]\n'
+
+
+def everything_home(home: Path, js: Path, extra: str = "") -> Path:
+    """Make ``home`` with a ``~/.agentrc`` naming server-everything; ``extra`` ends its entry."""
+    home.mkdir(exist_ok=True)
+    (home / ".agentrc").write_text(everything_entry(js) + extra, encoding="utf-8")
+    return home
 
 
 @pytest.fixture

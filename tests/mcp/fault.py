@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_on_fake
 
 FAULT_SERVER = Path(__file__).parent / "servers" / "fault_server.py"
 
@@ -38,3 +42,36 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
         "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
         "ANTHROPIC_API_KEY": "test-key",
     }
+
+
+def run_go(
+    tmp_path: Path, fake_llm: FakeLLM, *extra: str, fmt: str = "json", timeout: float = 90
+) -> subprocess.CompletedProcess[str]:
+    """``agent-tui -p go --output-format FMT EXTRA`` in ``tmp_path/ws``, on the fake server.
+
+    HOME is ``tmp_path/home`` (where ``fault_agentrc`` writes) and the state dir
+    ``tmp_path/state``, as in ``cli_env``.
+    """
+    ws = tmp_path / "ws"
+    ws.mkdir(exist_ok=True)
+    return run_on_fake(
+        ws,
+        fake_llm,
+        "-p",
+        "go",
+        "--output-format",
+        fmt,
+        *extra,
+        home=tmp_path / "home",
+        state=tmp_path / "state",
+        env={"ANTHROPIC_API_KEY": "test-key"},
+        timeout=timeout,
+    )
+
+
+def call_then_finish(tool: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """A script: the model calls the fault server's ``tool``, then answers "Finished."."""
+    return [
+        {"tool_calls": [{"id": "c1", "name": f"mcp_fault_{tool}", "input": arguments}]},
+        {"text": "Finished."},
+    ]

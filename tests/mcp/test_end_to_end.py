@@ -24,6 +24,7 @@ from agent_tui.mcp.types import SamplingRequest
 from agent_tui.providers.scripted import ScriptedProvider
 from agent_tui.tools.registry import ToolRegistry
 from tests.helpers import run_cli
+from tests.mcp.conftest import everything_entry
 
 SAMPLE_TOOL = "mcp_everything_trigger-sampling-request"
 
@@ -50,8 +51,7 @@ async def test_model_calls_an_mcp_tool_and_sees_the_result(
     )
     user = tmp_path / "user.agentrc"
     user.write_text(
-        f'[model]\nprovider = "scripted"\nscript = "{script}"\n\n'
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
+        f'[model]\nprovider = "scripted"\nscript = "{script}"\n\n' + everything_entry(everything_js)
     )
     config = load_config(workspace, env={}, user_file=user)
     agent = build_agent(config)
@@ -92,9 +92,7 @@ async def test_sampling_through_the_session_provider(
         return Decision(allow=True)
 
     user = tmp_path / "user.agentrc"
-    user.write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
-    )
+    user.write_text(everything_entry(everything_js))
     config = load_config(workspace, env={}, user_file=user)
     tools = ToolRegistry()
     manager = create_mcp(
@@ -143,8 +141,7 @@ def test_headless_sampling_needs_a_stored_grant(
     script.write_text(json.dumps(turns))
     home = tmp_path / "home"
     (home / ".agentrc").write_text(
-        f'[model]\nprovider = "scripted"\nscript = "{script}"\n\n'
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{everything_js}", "stdio"]\n'
+        f'[model]\nprovider = "scripted"\nscript = "{script}"\n\n' + everything_entry(everything_js)
     )
     state = tmp_path / "state"
     if granted:

@@ -5,37 +5,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
-from tests.mcp.fault import cli_env, fault_agentrc
-
-
-def _headless(tmp_path: Path, fake_llm: FakeLLM, *extra: str, fmt: str = "json") -> Any:
-    ws = tmp_path / "ws"
-    ws.mkdir(exist_ok=True)
-    return run_cli(
-        ws,
-        "-p",
-        "go",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
-        "--output-format",
-        fmt,
-        *extra,
-        env=cli_env(tmp_path),
-        timeout=90,
-    )
-
-
-def _call(tool: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        {"tool_calls": [{"id": "c1", "name": f"mcp_fault_{tool}", "input": arguments}]},
-        {"text": "Finished."},
-    ]
+from tests.mcp.fault import call_then_finish, fault_agentrc, run_go
 
 
 def test_server_instructions_reach_the_system_prompt_budgeted_and_visible(
@@ -50,7 +22,7 @@ def test_server_instructions_reach_the_system_prompt_budgeted_and_visible(
     text = "Call busy before hang. 4242 " + " ".join(hostile) + " " + "x" * 5000
     fault_agentrc(tmp_path / "home", env={"FAULT_INSTRUCTIONS": text})
     fake_llm.set_script([{"text": "ok"}])
-    proc = _headless(tmp_path, fake_llm)
+    proc = run_go(tmp_path, fake_llm)
     assert proc.returncode == 0, proc.stderr
     prompt = "".join(block["text"] for block in fake_llm.requests[0]["system"])
     assert '<server-instructions server="fault">' in prompt
@@ -68,7 +40,7 @@ def test_server_instructions_reach_the_system_prompt_budgeted_and_visible(
 def test_tools_over_the_limit_are_named_on_stderr(tmp_path: Path, fake_llm: FakeLLM) -> None:
     fault_agentrc(tmp_path / "home", env={"FAULT_TOOLS": "200"})
     fake_llm.set_script([{"text": "ok"}])
-    proc = _headless(tmp_path, fake_llm)
+    proc = run_go(tmp_path, fake_llm)
     assert proc.returncode == 0, proc.stderr
     offered = [tool["name"] for tool in fake_llm.requests[0]["tools"]]
     found = re.search(
@@ -84,8 +56,8 @@ def test_structured_content_that_breaks_the_output_schema_is_an_error_for_the_mo
     tmp_path: Path, fake_llm: FakeLLM
 ) -> None:
     fault_agentrc(tmp_path / "home")
-    fake_llm.set_script(_call("bad_structured", {}))
-    proc = _headless(tmp_path, fake_llm, "--allow-tool", "mcp_fault_bad_structured")
+    fake_llm.set_script(call_then_finish("bad_structured", {}))
+    proc = run_go(tmp_path, fake_llm, "--allow-tool", "mcp_fault_bad_structured")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["tool_calls"][0]["is_error"] is True
@@ -95,8 +67,8 @@ def test_structured_content_that_breaks_the_output_schema_is_an_error_for_the_mo
 
 def test_progress_of_a_tool_call_is_reported_as_events(tmp_path: Path, fake_llm: FakeLLM) -> None:
     fault_agentrc(tmp_path / "home")
-    fake_llm.set_script(_call("busy", {"steps": 2, "interval": 0.05}))
-    proc = _headless(tmp_path, fake_llm, "--allow-tool", "mcp_fault_busy", fmt="stream-json")
+    fake_llm.set_script(call_then_finish("busy", {"steps": 2, "interval": 0.05}))
+    proc = run_go(tmp_path, fake_llm, "--allow-tool", "mcp_fault_busy", fmt="stream-json")
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]
     progress = [e for e in events if e["type"] == "tool_progress"]
@@ -114,8 +86,8 @@ def test_audio_from_a_tool_is_an_honest_placeholder_not_sent_to_the_model(
     for arguments in ({}, {"caption": "a beep"}):
         before = len(fake_llm.requests)
         fault_agentrc(tmp_path / "home")
-        fake_llm.set_script(_call("audio", arguments))
-        proc = _headless(tmp_path, fake_llm, "--allow-tool", "mcp_fault_audio")
+        fake_llm.set_script(call_then_finish("audio", arguments))
+        proc = run_go(tmp_path, fake_llm, "--allow-tool", "mcp_fault_audio")
         assert proc.returncode == 0, proc.stderr
         sent = json.dumps(fake_llm.requests[before + 1]["messages"][-1], ensure_ascii=False)
         expected = "[audio: audio/wav, 1000 bytes — not sent: the model API takes no audio in tool results]"

@@ -13,34 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
-from tests.mcp.fault import cli_env, fault_agentrc
-
-
-def _headless(tmp_path: Path, fake_llm: FakeLLM, *extra: str) -> Any:
-    ws = tmp_path / "ws"
-    ws.mkdir(exist_ok=True)
-    return run_cli(
-        ws,
-        "-p",
-        "go",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        fake_llm.url,
-        "--output-format",
-        "json",
-        *extra,
-        env=cli_env(tmp_path),
-        timeout=60,
-    )
-
-
-def _call(tool: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        {"tool_calls": [{"id": "c1", "name": f"mcp_fault_{tool}", "input": arguments}]},
-        {"text": "Finished."},
-    ]
+from tests.mcp.fault import call_then_finish, fault_agentrc, run_go
 
 
 def test_connect_timeout_during_the_sdk_import_fails_the_server_instead_of_hanging(
@@ -49,7 +22,7 @@ def test_connect_timeout_during_the_sdk_import_fails_the_server_instead_of_hangi
     # 1 ms: the timeout fires while the SDK is still being imported (it takes ~1 s).
     fault_agentrc(tmp_path / "home", mcp="connect_timeout_s = 0.001")
     fake_llm.set_script([{"text": "No tools needed."}])
-    proc = _headless(tmp_path, fake_llm)
+    proc = run_go(tmp_path, fake_llm, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "MCP server fault failed: did not connect within 0.001 s" in proc.stderr
     assert json.loads(proc.stdout.splitlines()[-1])["result"] == "No tools needed."
@@ -60,7 +33,7 @@ def test_slow_starting_server_is_failed_with_the_reason_and_the_request_goes_on(
 ) -> None:
     fault_agentrc(tmp_path / "home", mcp="connect_timeout_s = 1", env={"FAULT_START_DELAY": "50"})
     fake_llm.set_script([{"text": "Answered without it."}])
-    proc = _headless(tmp_path, fake_llm)
+    proc = run_go(tmp_path, fake_llm, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "MCP server fault failed: did not connect within 1 s" in proc.stderr
     assert not any(t["name"].startswith("mcp_") for t in fake_llm.requests[0].get("tools", []))
@@ -71,8 +44,8 @@ def test_tool_call_that_never_answers_is_cancelled_and_the_model_gets_an_error(
 ) -> None:
     log = tmp_path / "fault.log"
     fault_agentrc(tmp_path / "home", server="call_timeout_s = 1", env={"FAULT_LOG": str(log)})
-    fake_llm.set_script(_call("hang", {}))
-    proc = _headless(tmp_path, fake_llm, "--allow-tool", "mcp_fault_hang")
+    fake_llm.set_script(call_then_finish("hang", {}))
+    proc = run_go(tmp_path, fake_llm, "--allow-tool", "mcp_fault_hang", timeout=60)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["tool_calls"] == [{"id": "c1", "name": "mcp_fault_hang", "is_error": True}]
@@ -85,8 +58,8 @@ def test_tool_call_that_never_answers_is_cancelled_and_the_model_gets_an_error(
 def test_progress_notifications_restart_the_call_timeout(tmp_path: Path, fake_llm: FakeLLM) -> None:
     # Six reports half a second apart: three seconds in all, three times the 1 s call timeout.
     fault_agentrc(tmp_path / "home", server="call_timeout_s = 1")
-    fake_llm.set_script(_call("busy", {"steps": 6, "interval": 0.5}))
-    proc = _headless(tmp_path, fake_llm, "--allow-tool", "mcp_fault_busy")
+    fake_llm.set_script(call_then_finish("busy", {"steps": 6, "interval": 0.5}))
+    proc = run_go(tmp_path, fake_llm, "--allow-tool", "mcp_fault_busy", timeout=60)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["tool_calls"] == [{"id": "c1", "name": "mcp_fault_busy", "is_error": False}]

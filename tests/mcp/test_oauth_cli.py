@@ -10,14 +10,12 @@ from __future__ import annotations
 import json
 import stat
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import clean_env, run_cli
+from tests.helpers import QuietHandler, clean_env, run_cli, serve_http
 from tests.mcp.conftest import HttpServer
 from tests.mcp.test_conformance import ROOT, require_suite, run_scenario
 
@@ -103,7 +101,7 @@ def test_slash_mcp_login_signs_in_and_the_server_restarts(tmp_path: Path) -> Non
     assert code == 0, output[-3000:]
 
 
-class _Protected(BaseHTTPRequestHandler):
+class _Protected(QuietHandler):
     """Every request: 401 with the challenge an OAuth-protected MCP server sends."""
 
     def do_POST(self) -> None:
@@ -118,18 +116,11 @@ class _Protected(BaseHTTPRequestHandler):
 
     do_GET = do_POST
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture
 def protected_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Protected)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Protected, "/mcp") as url:
+        yield url
 
 
 def test_headless_says_which_server_needs_sign_in_and_goes_on_without_it(

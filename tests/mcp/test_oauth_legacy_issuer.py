@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -23,21 +21,12 @@ from agent_tui.mcp.adapter import connect
 from agent_tui.mcp.config import load_servers
 from agent_tui.mcp.login import QuietHandlers
 from agent_tui.mcp.oauth import SignIn
+from tests.helpers import QuietHandler, serve_http
 
 
-class _Legacy(BaseHTTPRequestHandler):
+class _Legacy(QuietHandler):
     issuer = "{origin}/oauth"
     with_prm = False
-
-    def _json(self, status: int, body: object) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if status == 401:
-            self.send_header("WWW-Authenticate", "Bearer")
-        self.end_headers()
-        self.wfile.write(data)
 
     @property
     def origin(self) -> str:
@@ -45,12 +34,12 @@ class _Legacy(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.startswith("/.well-known/oauth-protected-resource") and self.with_prm:
-            self._json(
+            self.send_json(
                 200, {"resource": f"{self.origin}/mcp", "authorization_servers": [self.origin]}
             )
         elif self.path == "/.well-known/oauth-authorization-server":
             issuer = self.issuer.format(origin=self.origin)
-            self._json(
+            self.send_json(
                 200,
                 {
                     "issuer": issuer,
@@ -62,26 +51,20 @@ class _Legacy(BaseHTTPRequestHandler):
                 },
             )
         else:
-            self._json(404, {"error": "not_found"})
+            self.send_json(404, {"error": "not_found"})
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         if self.path == "/oauth/register":
-            self._json(201, {**json.loads(body), "client_id": "registered"})
+            self.send_json(201, {**json.loads(body), "client_id": "registered"})
         else:
-            self._json(401, {"error": "invalid_token"})
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self.send_json(401, {"error": "invalid_token"}, "Bearer")
 
 
 @pytest.fixture
 def legacy_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Legacy)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Legacy, "/mcp") as url:
+        yield url
     _Legacy.issuer, _Legacy.with_prm = "{origin}/oauth", False
 
 

@@ -9,46 +9,34 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthToken
-from pydantic import AnyUrl
+from mcp.shared.auth import AuthorizationCodeResult, OAuthToken
 
 from agent_tui.errors import McpError
 from agent_tui.mcp.adapter import connect
 from agent_tui.mcp.config import load_servers
 from agent_tui.mcp.login import QuietHandlers
 from agent_tui.mcp.oauth import SignIn, TokenStore
-from tests.mcp.conftest import MakeManager
+from tests.helpers import QuietHandler, serve_http
+from tests.mcp.conftest import MakeManager, registered_store
 
 TOOLS = [
     {"name": n, "inputSchema": {"type": "object"}, "description": n} for n in ("read", "write")
 ]
 
 
-class _Protected(BaseHTTPRequestHandler):
-    def _json(self, status: int, body: object, challenge: str = "") -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if challenge:
-            self.send_header("WWW-Authenticate", challenge)
-        self.end_headers()
-        self.wfile.write(data)
-
+class _Protected(QuietHandler):
     def do_POST(self) -> None:
         message = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
         if self.path == "/register":  # dynamic client registration (the legacy fallback path)
-            self._json(201, {**message, "client_id": "registered"})
+            self.send_json(201, {**message, "client_id": "registered"})
             return
         if self.headers.get("Authorization") != "Bearer A1":
-            self._json(401, {"error": "invalid_token"}, 'Bearer error="invalid_token"')
+            self.send_json(401, {"error": "invalid_token"}, 'Bearer error="invalid_token"')
             return
         method, ident = message.get("method", ""), message.get("id")
         if ident is None:  # a notification
@@ -66,13 +54,13 @@ class _Protected(BaseHTTPRequestHandler):
             result = {"tools": TOOLS}
         elif method == "tools/call" and message["params"]["name"] == "write":
             challenge = 'Bearer error="insufficient_scope", scope="mcp:basic mcp:write"'
-            self._json(403, {"error": "insufficient_scope"}, challenge)
+            self.send_json(403, {"error": "insufficient_scope"}, challenge)
             return
         elif method == "tools/call":
             result = {"content": [{"type": "text", "text": "read ok"}]}
         else:
             result = {}
-        self._json(200, {"jsonrpc": "2.0", "id": ident, "result": result})
+        self.send_json(200, {"jsonrpc": "2.0", "id": ident, "result": result})
 
     def do_GET(self) -> None:
         self.send_response(405)
@@ -81,28 +69,15 @@ class _Protected(BaseHTTPRequestHandler):
 
     do_DELETE = do_GET
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture
 def protected_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Protected)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Protected, "/mcp") as url:
+        yield url
 
 
 async def _signed_in(url: str) -> TokenStore:
-    store = TokenStore(url)
-    await store.set_client_info(
-        OAuthClientInformationFull(
-            client_id="agent-tui-test",
-            redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
-            token_endpoint_auth_method="none",
-        )
-    )
+    store = await registered_store(url)
     await store.set_tokens(OAuthToken(access_token="A1", scope="mcp:basic", expires_in=3600))
     return store
 

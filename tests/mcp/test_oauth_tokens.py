@@ -9,70 +9,46 @@ from __future__ import annotations
 import json
 import stat
 import sys
-import threading
 import time
 import types
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import httpx2
 import pytest
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
-from pydantic import AnyUrl
+from mcp.shared.auth import OAuthToken
 
 from agent_tui.mcp.config import ServerConfig
 from agent_tui.mcp.oauth import SignInRequired, TokenStore, http_auth
+from tests.helpers import QuietHandler, serve_http
+from tests.mcp.conftest import registered_store
 
 
-class _Server(BaseHTTPRequestHandler):
+class _Server(QuietHandler):
     refreshes: list[dict[str, list[str]]] = []
-
-    def _send(self, status: int, body: dict[str, object]) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if status == 401:
-            self.send_header("WWW-Authenticate", 'Bearer error="invalid_token"')
-        self.end_headers()
-        self.wfile.write(data)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         form = parse_qs(self.rfile.read(length).decode())
         if self.path == "/token" and form.get("refresh_token") == ["R1"]:
             self.refreshes.append(form)
-            self._send(200, {"access_token": "A2", "token_type": "Bearer", "expires_in": 3600})
+            self.send_json(200, {"access_token": "A2", "token_type": "Bearer", "expires_in": 3600})
         elif self.headers.get("Authorization") == "Bearer A2":
-            self._send(200, {"ok": True})
+            self.send_json(200, {"ok": True})
         else:
-            self._send(401, {"error": "invalid_token"})
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self.send_json(401, {"error": "invalid_token"}, 'Bearer error="invalid_token"')
 
 
 @pytest.fixture
 def server_url() -> Iterator[str]:
     _Server.refreshes = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Server)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    server.shutdown()
-    server.server_close()
+    with serve_http(_Server, "/mcp") as url:
+        yield url
 
 
 async def _seed(url: str, expires_in: int) -> TokenStore:
-    store = TokenStore(url)
-    await store.set_client_info(
-        OAuthClientInformationFull(
-            client_id="agent-tui-test",
-            redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
-            token_endpoint_auth_method="none",
-        )
-    )
+    store = await registered_store(url)
     await store.set_tokens(OAuthToken(access_token="A1", refresh_token="R1", expires_in=expires_in))
     return store
 

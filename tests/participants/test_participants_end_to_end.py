@@ -4,59 +4,38 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import clean_env
+from tests.helpers import new_workspace, run_on_fake
 from tests.participants.agent_double import READ_ONLY_TOOLS
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (tmp_path / "home").mkdir()
-    return path
+    return new_workspace(tmp_path, home=True)
 
 
 def run_cli(
     workspace: Path, fake_llm: FakeLLM, prompt: str, stdin: str = "", extra: list[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     home = workspace.parent / "home"
-    env = clean_env(
-        {
-            "HOME": str(home),
-            "AGENT_TUI_STATE_DIR": str(workspace.parent / "state"),
-            "AGENT_TUI_USER_CONFIG": str(home / ".agentrc"),
-            "ANTHROPIC_API_KEY": "test-key",
-        }
-    )
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "agent_tui",
-            "-p",
-            prompt,
-            "--provider",
-            "anthropic",
-            "--base-url",
-            fake_llm.url,
-            "--on-approval",
-            "deny",
-            *(extra or []),
-        ],
-        cwd=workspace,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
+    return run_on_fake(
+        workspace,
+        fake_llm,
+        "-p",
+        prompt,
+        "--on-approval",
+        "deny",
+        *(extra or []),
+        home=home,
+        state=workspace.parent / "state",
+        env={"AGENT_TUI_USER_CONFIG": str(home / ".agentrc"), "ANTHROPIC_API_KEY": "test-key"},
+        stdin=stdin,
         timeout=60,
-        check=False,
     )
 
 

@@ -13,17 +13,14 @@ from typing import Any
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_cli
 
 KEY = "sk-marker-SESSIONKEY-0451"
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "notes.txt").write_text("the-notes-text-77\n")
-    return path
+    return new_workspace(tmp_path, {"notes.txt": "the-notes-text-77\n"})
 
 
 def run(ws: Path, fake: FakeLLM, *args: str, key: str = KEY) -> subprocess.CompletedProcess[str]:

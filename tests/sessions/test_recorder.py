@@ -74,12 +74,18 @@ class _Compacted(ev.Event):
     tokens_after: int = 0
 
 
-def test_compaction_is_one_line_and_replays_through_compact(tmp_path: Path) -> None:
-    recorder = _recorder(tmp_path)
+def _three_exchanges() -> Conversation:
+    """q0, a0, q1, a1, q2, a2."""
     conv = Conversation()
     for n in range(3):
         conv.append_user(user_text(f"q{n}"))
         conv.append(Message("assistant", [TextBlock(f"a{n}")]))
+    return conv
+
+
+def test_compaction_is_one_line_and_replays_through_compact(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = _three_exchanges()
     recorder.sync(conv)
     conv.append_user(user_text("q3"))  # appended with no event before the compaction
     conv.compact(4, "they asked q0 and q1")
@@ -98,10 +104,7 @@ def test_compaction_is_one_line_and_replays_through_compact(tmp_path: Path) -> N
 
 def test_a_compaction_without_its_event_still_loads_exactly(tmp_path: Path) -> None:
     recorder = _recorder(tmp_path)
-    conv = Conversation()
-    for n in range(3):
-        conv.append_user(user_text(f"q{n}"))
-        conv.append(Message("assistant", [TextBlock(f"a{n}")]))
+    conv = _three_exchanges()
     recorder.sync(conv)
     conv.compact(2, "q0 was asked")
     recorder.sync(conv)

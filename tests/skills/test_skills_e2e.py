@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_on_fake
 
 SECRET = "SECRET-KEY-MATERIAL-7171"
 SKILL = """---
@@ -34,9 +34,7 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path
+    return new_workspace(tmp_path)
 
 
 @pytest.fixture
@@ -56,12 +54,7 @@ def _skill(base: Path, name: str = "release-notes", text: str = SKILL) -> Path:
 
 
 def _agent(ws: Path, home: Path, fake: FakeLLM, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "HOME": str(home),
-        "AGENT_TUI_STATE_DIR": str(home.parent / "state"),
-        "ANTHROPIC_API_KEY": "k",
-    }
-    return run_cli(ws, "--provider", "anthropic", "--base-url", fake.url, *args, env=env)
+    return run_on_fake(ws, fake, *args, home=home, state=home.parent / "state")
 
 
 def _call(**input: str) -> dict[str, object]:

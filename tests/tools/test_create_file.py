@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from agent_tui.errors import ToolError
-from agent_tui.tools.base import ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext
 from agent_tui.tools.create_file import CreateFileTool
-from tests.helpers import builtin_tool
+from tests.helpers import builtin_tool, run_tool
 
 
 @pytest.fixture
@@ -19,13 +19,8 @@ def tool() -> CreateFileTool:
     return builtin_tool("create_file", CreateFileTool)
 
 
-async def create(tool: CreateFileTool, ctx: ToolContext, **args: Any) -> ToolResult:
-    tool.prepare(args, ctx)
-    return await tool.invoke(args, ctx)
-
-
 async def test_creates_file_and_parents(tool: CreateFileTool, ctx: ToolContext) -> None:
-    result = await create(tool, ctx, path="pkg/sub/mod.py", content="x = 1\n")
+    result = await run_tool(tool, ctx, path="pkg/sub/mod.py", content="x = 1\n")
     path = ctx.workspace / "pkg" / "sub" / "mod.py"
     assert path.read_text() == "x = 1\n"
     assert result.content == "Created pkg/sub/mod.py (6 bytes)."
@@ -37,7 +32,7 @@ async def test_creates_file_and_parents(tool: CreateFileTool, ctx: ToolContext) 
 
 
 async def test_empty_content_allowed(tool: CreateFileTool, ctx: ToolContext) -> None:
-    await create(tool, ctx, path="__init__.py", content="")
+    await run_tool(tool, ctx, path="__init__.py", content="")
     assert (ctx.workspace / "__init__.py").read_bytes() == b""
 
 
@@ -70,7 +65,7 @@ async def test_overwrites_after_read_keeping_crlf_and_mode(
     path.write_bytes(b"echo old\r\n")
     path.chmod(0o755)
     ctx.session.remember(path)  # what read_file does
-    result = await create(tool, ctx, path="run.bat", content="echo new\nexit\n")
+    result = await run_tool(tool, ctx, path="run.bat", content="echo new\nexit\n")
     assert path.read_bytes() == b"echo new\r\nexit\r\n"
     assert path.stat().st_mode & 0o777 == 0o755
     assert result.content.startswith("Overwrote run.bat")
@@ -90,9 +85,9 @@ async def test_directory_and_file_in_the_way(tool: CreateFileTool, ctx: ToolCont
     (ctx.workspace / "dir").mkdir()
     (ctx.workspace / "plain").write_text("x")
     with pytest.raises(ToolError, match="is a folder"):
-        await create(tool, ctx, path="dir", content="x")
+        await run_tool(tool, ctx, path="dir", content="x")
     with pytest.raises(ToolError, match="plain is a file, not a folder"):
-        await create(tool, ctx, path="plain/child.txt", content="x")
+        await run_tool(tool, ctx, path="plain/child.txt", content="x")
     assert (ctx.workspace / "plain").read_text() == "x"
 
 
@@ -123,7 +118,7 @@ async def test_outside_workspace_refused(
     (ctx.workspace / "out").symlink_to(outside)
     for path in ("../evil.txt", str(tmp_path / "evil.txt"), "out/evil.txt"):
         with pytest.raises(ToolError, match="outside the workspace"):
-            await create(tool, ctx, path=path, content="x")
+            await run_tool(tool, ctx, path=path, content="x")
     assert not (tmp_path / "evil.txt").exists() and list(outside.iterdir()) == []
 
 
@@ -134,11 +129,11 @@ async def test_unwritable_folder(tool: CreateFileTool, ctx: ToolContext) -> None
     try:
         if os.geteuid() == 0:
             # root writes through 0500; the honest check is that the write is then complete.
-            await create(tool, ctx, path="locked/f.txt", content="ok\n")
+            await run_tool(tool, ctx, path="locked/f.txt", content="ok\n")
             assert (locked / "f.txt").read_text() == "ok\n"
         else:
             with pytest.raises(ToolError, match="Permission denied"):
-                await create(tool, ctx, path="locked/f.txt", content="ok\n")
+                await run_tool(tool, ctx, path="locked/f.txt", content="ok\n")
             assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o755)

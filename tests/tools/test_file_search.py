@@ -12,6 +12,7 @@ from agent_tui.errors import ToolError
 from agent_tui.tools.base import SessionState, ToolContext, ToolResult
 from agent_tui.tools.file_search import FileSearchTool
 from agent_tui.tools.registry import builtin_registry
+from tests.helpers import run_tool
 
 
 @pytest.fixture
@@ -47,11 +48,6 @@ def tool() -> FileSearchTool:
     return built
 
 
-async def search(tool: FileSearchTool, ctx: ToolContext, **args: Any) -> ToolResult:
-    tool.prepare(args, ctx)
-    return await tool.invoke(args, ctx)
-
-
 def paths(result: ToolResult) -> list[str]:
     return result.content.splitlines()[1:]
 
@@ -71,7 +67,7 @@ def paths(result: ToolResult) -> list[str]:
 async def test_globs_sorted_and_gitignore_honoured(
     engine: str, tool: FileSearchTool, ctx: ToolContext, pattern: str, expected: list[str]
 ) -> None:
-    result = await search(tool, ctx, pattern=pattern)
+    result = await run_tool(tool, ctx, pattern=pattern)
     assert paths(result) == expected
     assert result.data["count"] == len(expected)
 
@@ -79,13 +75,13 @@ async def test_globs_sorted_and_gitignore_honoured(
 async def test_bare_name_falls_back_to_substring(
     engine: str, tool: FileSearchTool, ctx: ToolContext
 ) -> None:
-    result = await search(tool, ctx, pattern="helpers")
+    result = await run_tool(tool, ctx, pattern="helpers")
     assert "searched for `*helpers*` instead" in result.content
     assert result.content.splitlines()[-1] == "src/util/helpers.py"
 
 
 async def test_no_match_says_so(engine: str, tool: FileSearchTool, ctx: ToolContext) -> None:
-    result = await search(tool, ctx, pattern="**/*.rs")
+    result = await run_tool(tool, ctx, pattern="**/*.rs")
     assert result.content.startswith("No files match") and result.data["count"] == 0
 
 
@@ -93,7 +89,7 @@ async def test_capped_with_note(engine: str, tool: FileSearchTool, ctx: ToolCont
     for i in range(30):
         (ctx.workspace / "many" / f"m{i:02}.txt").parent.mkdir(exist_ok=True)
         (ctx.workspace / "many" / f"m{i:02}.txt").write_text("")
-    result = await search(tool, ctx, pattern="many/*.txt", max_results=5)
+    result = await run_tool(tool, ctx, pattern="many/*.txt", max_results=5)
     assert result.content.splitlines()[0].startswith("30 files match")
     assert "showing the first 5" in result.content
     assert paths(result) == [f"many/m{i:02}.txt" for i in range(5)]
@@ -104,7 +100,7 @@ async def test_works_in_a_real_git_repo(
 ) -> None:
     # rg treats a real repo's .gitignore like the no-repo case: same answer either way.
     subprocess.run(["git", "init", "-q"], cwd=ctx.workspace, check=True)
-    result = await search(tool, ctx, pattern="*.log")
+    result = await run_tool(tool, ctx, pattern="*.log")
     assert result.content.startswith("No files match")
 
 
@@ -131,7 +127,7 @@ async def test_bad_input(
 
 
 async def test_absolute_pattern_inside_workspace(tool: FileSearchTool, ctx: ToolContext) -> None:
-    result = await search(tool, ctx, pattern=f"{ctx.workspace.resolve()}/src/*.py")
+    result = await run_tool(tool, ctx, pattern=f"{ctx.workspace.resolve()}/src/*.py")
     assert paths(result) == ["src/app.py"]
 
 
@@ -142,7 +138,7 @@ async def test_symlink_to_outside_is_not_followed(
     outside.mkdir()
     (outside / "secret.py").write_text("s")
     (ctx.workspace / "escape").symlink_to(outside)
-    result = await search(tool, ctx, pattern="**/secret.py")
+    result = await run_tool(tool, ctx, pattern="**/secret.py")
     assert result.content.startswith("No files match")
 
 
@@ -156,5 +152,5 @@ def test_prepare_messages(tool: FileSearchTool, ctx: ToolContext) -> None:
 async def test_folder_name_lists_its_files(
     engine: str, tool: FileSearchTool, ctx: ToolContext, pattern: str
 ) -> None:
-    result = await search(tool, ctx, pattern=pattern)
+    result = await run_tool(tool, ctx, pattern=pattern)
     assert paths(result) == ["src/util/README.md", "src/util/helpers.py"]

@@ -14,7 +14,7 @@ from agent_tui.tools.base import SessionState, ToolContext, ToolResult
 from agent_tui.tools.fs_walk import find_rg
 from agent_tui.tools.grep_search import TEXT_WIDTH, GrepSearchTool
 from agent_tui.tools.registry import builtin_registry
-from tests.helpers import missing
+from tests.helpers import missing, run_tool
 
 
 @pytest.fixture
@@ -45,11 +45,6 @@ def tool() -> GrepSearchTool:
     return built
 
 
-async def grep(tool: GrepSearchTool, ctx: ToolContext, **args: Any) -> ToolResult:
-    tool.prepare(args, ctx)
-    return await tool.invoke(args, ctx)
-
-
 def hits(result: ToolResult) -> list[str]:
     return result.content.splitlines()[1:]
 
@@ -57,7 +52,7 @@ def hits(result: ToolResult) -> list[str]:
 async def test_literal_smart_case_sorted_gitignored_skipped(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
-    result = await grep(tool, ctx, query="hello")
+    result = await run_tool(tool, ctx, query="hello")
     assert hits(result) == [
         ".github/ci.yml:1: run: echo hello",
         "docs/guide.md:1: Say hello.",
@@ -73,11 +68,11 @@ async def test_literal_smart_case_sorted_gitignored_skipped(
 async def test_capital_letter_makes_it_case_sensitive(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
-    assert hits(await grep(tool, ctx, query="Hello")) == ["src/app.py:4:     print('Hello')"]
+    assert hits(await run_tool(tool, ctx, query="Hello")) == ["src/app.py:4:     print('Hello')"]
 
 
 async def test_literal_is_not_a_regex(engine: str, tool: GrepSearchTool, ctx: ToolContext) -> None:
-    assert hits(await grep(tool, ctx, query="$5 (approx.)")) == [
+    assert hits(await run_tool(tool, ctx, query="$5 (approx.)")) == [
         "docs/guide.md:2: Prices: $5 (approx.)"
     ]
 
@@ -85,32 +80,34 @@ async def test_literal_is_not_a_regex(engine: str, tool: GrepSearchTool, ctx: To
 async def test_regex_and_include_pattern(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
-    result = await grep(tool, ctx, query=r"^def \w+\(", is_regexp=True, include_pattern="**/*.py")
+    result = await run_tool(
+        tool, ctx, query=r"^def \w+\(", is_regexp=True, include_pattern="**/*.py"
+    )
     assert hits(result) == ["src/app.py:3: def main():", "src/util.py:1: def hello(name):"]
-    result = await grep(tool, ctx, query="hello", include_pattern="docs/*")
+    result = await run_tool(tool, ctx, query="hello", include_pattern="docs/*")
     assert hits(result) == ["docs/guide.md:1: Say hello."]
 
 
 async def test_no_match_is_not_an_error(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
-    result = await grep(tool, ctx, query="zebra", include_pattern="*.py")
+    result = await run_tool(tool, ctx, query="zebra", include_pattern="*.py")
     assert result.content.startswith("No matches for `zebra` in files matching `*.py`")
     assert not result.is_error and result.data["count"] == 0
 
 
 async def test_bad_regex_clear_error(engine: str, tool: GrepSearchTool, ctx: ToolContext) -> None:
     with pytest.raises(ToolError, match="(?s)Invalid regular expression.*is_regexp=false"):
-        await grep(tool, ctx, query="(unclosed", is_regexp=True)
+        await run_tool(tool, ctx, query="(unclosed", is_regexp=True)
     # The same text as a literal is fine.
-    assert (await grep(tool, ctx, query="(unclosed")).data["count"] == 0
+    assert (await run_tool(tool, ctx, query="(unclosed")).data["count"] == 0
 
 
 async def test_long_lines_cut_around_the_match(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
     (ctx.workspace / "min.js").write_text("x" * 5000 + "NEEDLE" + "y" * 5000 + "\n")
-    [line] = hits(await grep(tool, ctx, query="NEEDLE"))
+    [line] = hits(await run_tool(tool, ctx, query="NEEDLE"))
     assert line.startswith("min.js:1: …") and "NEEDLE" in line and line.endswith("…")
     assert len(line) < TEXT_WIDTH + 30
 
@@ -119,7 +116,7 @@ async def test_results_capped_with_a_note(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
     (ctx.workspace / "many.txt").write_text("match me\n" * 40)
-    result = await grep(tool, ctx, query="match me", max_results=10)
+    result = await run_tool(tool, ctx, query="match me", max_results=10)
     assert result.content.splitlines()[0].startswith(
         "40 matches; showing 10 in 1 file."
     )  # not "1 files"
@@ -130,7 +127,7 @@ async def test_huge_result_set_stops_early(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
     (ctx.workspace / "huge.txt").write_text("spam\n" * 50_000)
-    result = await grep(tool, ctx, query="spam", max_results=5)
+    result = await run_tool(tool, ctx, query="spam", max_results=5)
     assert result.data["incomplete"] is True
     assert result.content.splitlines()[0].startswith("1000+ matches; showing 5")
     assert hits(result)[0] == "huge.txt:1: spam"
@@ -150,7 +147,7 @@ async def test_stopping_rg_with_a_full_output_buffer_does_not_hang(
         functools.partial(asyncio.create_subprocess_exec, limit=16),
     )
     (ctx.workspace / "huge.txt").write_text("spam\n" * 50_000)
-    result = await asyncio.wait_for(grep(tool, ctx, query="spam", max_results=5), 30)
+    result = await asyncio.wait_for(run_tool(tool, ctx, query="spam", max_results=5), 30)
     assert result.data["incomplete"] is True
     assert hits(result)[0] == "huge.txt:1: spam"
 
@@ -185,14 +182,14 @@ async def test_symlinked_folder_outside_not_searched(
     (outside / "secret.txt").write_text("topsecret\n")
     (ctx.workspace / "escape").symlink_to(outside)
     (ctx.workspace / "escape.txt").symlink_to(outside / "secret.txt")
-    assert (await grep(tool, ctx, query="topsecret")).data["count"] == 0
+    assert (await run_tool(tool, ctx, query="topsecret")).data["count"] == 0
 
 
 async def test_invalid_utf8_lines_still_found(
     engine: str, tool: GrepSearchTool, ctx: ToolContext
 ) -> None:
     (ctx.workspace / "latin1.txt").write_bytes(b"caf\xe9 needle\n")
-    assert hits(await grep(tool, ctx, query="needle")) == ["latin1.txt:1: caf\ufffd needle"]
+    assert hits(await run_tool(tool, ctx, query="needle")) == ["latin1.txt:1: caf\ufffd needle"]
 
 
 def test_prepare_messages(tool: GrepSearchTool, ctx: ToolContext) -> None:
@@ -206,5 +203,5 @@ async def test_include_pattern_naming_a_folder(
     engine: str, tool: GrepSearchTool, ctx: ToolContext, include: str
 ) -> None:
     # ripgrep's -g matches file paths only; a folder name must still mean "the files in it".
-    result = await grep(tool, ctx, query="def", include_pattern=include)
+    result = await run_tool(tool, ctx, query="def", include_pattern=include)
     assert hits(result) == ["src/app.py:3: def main():", "src/util.py:1: def hello(name):"]

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from agent_tui.errors import ToolError
-from agent_tui.tools.base import ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext
 from agent_tui.tools.list_dir import MAX_ENTRIES, ListDirTool
-from tests.helpers import builtin_tool
+from tests.helpers import builtin_tool, run_tool
 
 
 @pytest.fixture
 def tool() -> ListDirTool:
     return builtin_tool("list_dir", ListDirTool)
-
-
-async def listing(tool: ListDirTool, ctx: ToolContext, **args: Any) -> ToolResult:
-    tool.prepare(args, ctx)
-    return await tool.invoke(args, ctx)
 
 
 async def test_folders_first_with_slash_files_with_sizes(
@@ -35,7 +29,7 @@ async def test_folders_first_with_slash_files_with_sizes(
     (ws / "README.md").write_text("x" * 2048)
     (ws / "a.txt").write_text("hi")
     (ws / "link").symlink_to("src")
-    result = await listing(tool, ctx, path=".")
+    result = await run_tool(tool, ctx, path=".")
     assert result.content.splitlines() == [
         "./: 3 folders, 2 files",
         "docs/",
@@ -50,15 +44,15 @@ async def test_folders_first_with_slash_files_with_sizes(
 async def test_subfolder_and_empty(tool: ListDirTool, ctx: ToolContext) -> None:
     (ctx.workspace / "pkg" / "empty").mkdir(parents=True)
     (ctx.workspace / "pkg" / "mod.py").write_text("x = 1\n")
-    result = await listing(tool, ctx, path="pkg")
+    result = await run_tool(tool, ctx, path="pkg")
     assert result.content.splitlines() == ["pkg/: 1 folder, 1 file", "empty/", "mod.py  6 B"]
-    assert "is empty" in (await listing(tool, ctx, path="pkg/empty")).content
+    assert "is empty" in (await run_tool(tool, ctx, path="pkg/empty")).content
 
 
 async def test_long_listing_is_capped_with_a_note(tool: ListDirTool, ctx: ToolContext) -> None:
     for i in range(MAX_ENTRIES + 20):
         (ctx.workspace / f"f{i:04}.txt").write_text("")
-    result = await listing(tool, ctx, path=".")
+    result = await run_tool(tool, ctx, path=".")
     lines = result.content.splitlines()
     assert len(lines) == MAX_ENTRIES + 1
     assert f"showing the first {MAX_ENTRIES}" in lines[0] and "file_search" in lines[0]
@@ -67,15 +61,15 @@ async def test_long_listing_is_capped_with_a_note(tool: ListDirTool, ctx: ToolCo
 
 async def test_missing_path_defaults_to_root(tool: ListDirTool, ctx: ToolContext) -> None:
     (ctx.workspace / "only.txt").write_text("")
-    assert "only.txt" in (await listing(tool, ctx)).content
+    assert "only.txt" in (await run_tool(tool, ctx)).content
 
 
 async def test_file_nonexistent_and_bad_types(tool: ListDirTool, ctx: ToolContext) -> None:
     (ctx.workspace / "f.txt").write_text("x")
     with pytest.raises(ToolError, match="read_file"):
-        await listing(tool, ctx, path="f.txt")
+        await run_tool(tool, ctx, path="f.txt")
     with pytest.raises(ToolError, match="does not exist"):
-        await listing(tool, ctx, path="nope")
+        await run_tool(tool, ctx, path="nope")
     for bad in ({"path": 7}, {"path": ["a"]}, "."):
         with pytest.raises(ToolError):
             tool.prepare(bad, ctx)  # type: ignore[arg-type]
@@ -89,7 +83,7 @@ async def test_outside_workspace_refused(
     (ctx.workspace / "out").symlink_to(tmp_path)
     for path in ("..", str(tmp_path), "out", "../ws/../.."):
         with pytest.raises(ToolError, match="outside the workspace"):
-            await listing(tool, ctx, path=path)
+            await run_tool(tool, ctx, path=path)
 
 
 async def test_unreadable_folder(tool: ListDirTool, ctx: ToolContext) -> None:
@@ -100,10 +94,10 @@ async def test_unreadable_folder(tool: ListDirTool, ctx: ToolContext) -> None:
     try:
         if os.geteuid() == 0:
             # root lists through mode 000; check it does so correctly rather than pretend.
-            assert "inside.txt" in (await listing(tool, ctx, path="locked")).content
+            assert "inside.txt" in (await run_tool(tool, ctx, path="locked")).content
         else:
             with pytest.raises(ToolError, match="Permission denied"):
-                await listing(tool, ctx, path="locked")
+                await run_tool(tool, ctx, path="locked")
     finally:
         locked.chmod(0o755)
 

@@ -11,20 +11,15 @@ from typing import Any
 import pytest
 
 from agent_tui.errors import ToolError
-from agent_tui.tools.base import ToolContext, ToolResult
+from agent_tui.tools.base import ToolContext
 from agent_tui.tools.fs_util import unified_diff
 from agent_tui.tools.replace_string import ReplaceStringTool, _find_all, _replace
-from tests.helpers import builtin_tool
+from tests.helpers import builtin_tool, run_tool
 
 
 @pytest.fixture
 def tool() -> ReplaceStringTool:
     return builtin_tool("replace_string_in_file", ReplaceStringTool)
-
-
-async def replace(tool: ReplaceStringTool, ctx: ToolContext, **args: Any) -> ToolResult:
-    tool.prepare(args, ctx)
-    return await tool.invoke(args, ctx)
 
 
 SOURCE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
@@ -33,7 +28,7 @@ SOURCE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b
 async def test_replaces_once_and_reports_line(tool: ReplaceStringTool, ctx: ToolContext) -> None:
     path = ctx.workspace / "calc.py"
     path.write_text(SOURCE)
-    result = await replace(
+    result = await run_tool(
         tool,
         ctx,
         path="calc.py",
@@ -66,9 +61,9 @@ async def test_several_matches_need_replace_all(tool: ReplaceStringTool, ctx: To
     with pytest.raises(
         ToolError, match=r"occurs 2 times in calc.py \(at lines 1, 5\).*replace_all"
     ):
-        await replace(tool, ctx, path="calc.py", old_string="(a, b)", new_string="(x, y)")
+        await run_tool(tool, ctx, path="calc.py", old_string="(a, b)", new_string="(x, y)")
     assert path.read_text() == SOURCE
-    result = await replace(
+    result = await run_tool(
         tool, ctx, path="calc.py", old_string="(a, b)", new_string="(x, y)", replace_all=True
     )
     assert path.read_text() == SOURCE.replace("(a, b)", "(x, y)")
@@ -79,7 +74,7 @@ async def test_not_found_shows_closest_lines(tool: ReplaceStringTool, ctx: ToolC
     path = ctx.workspace / "calc.py"
     path.write_text(SOURCE)
     with pytest.raises(ToolError) as error:
-        await replace(tool, ctx, path="calc.py", old_string="    return a * b", new_string="x")
+        await run_tool(tool, ctx, path="calc.py", old_string="    return a * b", new_string="x")
     message = str(error.value)
     assert "not found in calc.py" in message
     assert "6:     return a - b" in message  # the closest line, numbered
@@ -92,11 +87,11 @@ async def test_not_found_hints_whitespace_and_line_numbers(
 ) -> None:
     (ctx.workspace / "calc.py").write_text(SOURCE)
     with pytest.raises(ToolError, match="different whitespace"):
-        await replace(
+        await run_tool(
             tool, ctx, path="calc.py", old_string="def add(a, b):\n  return a + b", new_string="x"
         )
     with pytest.raises(ToolError, match="line-number prefixes"):
-        await replace(
+        await run_tool(
             tool, ctx, path="calc.py", old_string="     2\t    return a + b", new_string="x"
         )
 
@@ -104,12 +99,12 @@ async def test_not_found_hints_whitespace_and_line_numbers(
 async def test_crlf_file_stays_crlf(tool: ReplaceStringTool, ctx: ToolContext) -> None:
     path = ctx.workspace / "win.txt"
     path.write_bytes(b"first\r\nsecond\r\nthird\r\n")
-    await replace(
+    await run_tool(
         tool, ctx, path="win.txt", old_string="first\nsecond", new_string="one\ntwo\nmore"
     )
     assert path.read_bytes() == b"one\r\ntwo\r\nmore\r\nthird\r\n"
     # The model may also send CRLF itself.
-    await replace(tool, ctx, path="win.txt", old_string="two\r\nmore", new_string="2")
+    await run_tool(tool, ctx, path="win.txt", old_string="two\r\nmore", new_string="2")
     assert path.read_bytes() == b"one\r\n2\r\nthird\r\n"
 
 
@@ -118,18 +113,18 @@ async def test_mixed_endings_untouched_outside_the_edit(
 ) -> None:
     path = ctx.workspace / "mixed.txt"
     path.write_bytes(b"a\r\nb\nc\r\n")
-    await replace(tool, ctx, path="mixed.txt", old_string="b", new_string="B")
+    await run_tool(tool, ctx, path="mixed.txt", old_string="b", new_string="B")
     assert path.read_bytes() == b"a\r\nB\nc\r\n"
 
 
 async def test_encoding_bom_and_stray_bytes_kept(tool: ReplaceStringTool, ctx: ToolContext) -> None:
     bom = ctx.workspace / "bom.txt"
     bom.write_bytes(b"\xef\xbb\xbfname = 'caf\xc3\xa9'\n")
-    await replace(tool, ctx, path="bom.txt", old_string="name", new_string="title")
+    await run_tool(tool, ctx, path="bom.txt", old_string="name", new_string="title")
     assert bom.read_bytes() == b"\xef\xbb\xbftitle = 'caf\xc3\xa9'\n"
     latin = ctx.workspace / "latin.txt"
     latin.write_bytes(b"caf\xe9 = 1\nother = 2\n")  # not UTF-8: the \xe9 byte must survive
-    await replace(tool, ctx, path="latin.txt", old_string="other = 2", new_string="other = 3")
+    await run_tool(tool, ctx, path="latin.txt", old_string="other = 2", new_string="other = 3")
     assert latin.read_bytes() == b"caf\xe9 = 1\nother = 3\n"
 
 
@@ -137,7 +132,7 @@ async def test_mode_kept(tool: ReplaceStringTool, ctx: ToolContext) -> None:
     path = ctx.workspace / "run.sh"
     path.write_text("#!/bin/sh\necho hi\n")
     path.chmod(0o750)
-    await replace(tool, ctx, path="run.sh", old_string="hi", new_string="bye")
+    await run_tool(tool, ctx, path="run.sh", old_string="hi", new_string="bye")
     assert path.stat().st_mode & 0o777 == 0o750
     assert [p.name for p in ctx.workspace.iterdir()] == ["run.sh"]  # no temp file left
 
@@ -148,7 +143,7 @@ async def test_refuses_when_changed_since_read(tool: ReplaceStringTool, ctx: Too
     ctx.session.remember(path)
     path.write_text("one\nplus the user's edit\n")
     with pytest.raises(ToolError, match="changed on disk since you last read it"):
-        await replace(tool, ctx, path="f.txt", old_string="one", new_string="1")
+        await run_tool(tool, ctx, path="f.txt", old_string="one", new_string="1")
     assert path.read_text() == "one\nplus the user's edit\n"
 
 
@@ -156,16 +151,16 @@ async def test_file_problems(tool: ReplaceStringTool, ctx: ToolContext) -> None:
     (ctx.workspace / "dir").mkdir()
     (ctx.workspace / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     with pytest.raises(ToolError, match="create_file"):
-        await replace(tool, ctx, path="missing.py", old_string="a", new_string="b")
+        await run_tool(tool, ctx, path="missing.py", old_string="a", new_string="b")
     with pytest.raises(ToolError, match="is a directory"):
-        await replace(tool, ctx, path="dir", old_string="a", new_string="b")
+        await run_tool(tool, ctx, path="dir", old_string="a", new_string="b")
     with pytest.raises(ToolError, match=r"binary file \(PNG image"):
-        await replace(tool, ctx, path="img.png", old_string="PNG", new_string="JPG")
+        await run_tool(tool, ctx, path="img.png", old_string="PNG", new_string="JPG")
     big = ctx.workspace / "big.txt"
     with big.open("wb") as handle:
         handle.truncate(17 * 1024 * 1024)  # sparse, beyond the edit limit
     with pytest.raises(ToolError, match="cannot be edited with this tool"):
-        await replace(tool, ctx, path="big.txt", old_string="a", new_string="b")
+        await run_tool(tool, ctx, path="big.txt", old_string="a", new_string="b")
 
 
 @pytest.mark.parametrize(
@@ -201,7 +196,7 @@ async def test_outside_workspace_refused(
     (ctx.workspace / "link.txt").symlink_to(secret)
     for path in ("../secret.txt", str(secret), "link.txt"):
         with pytest.raises(ToolError, match="outside the workspace"):
-            await replace(tool, ctx, path=path, old_string="1", new_string="2")
+            await run_tool(tool, ctx, path=path, old_string="1", new_string="2")
     assert secret.read_text() == "password = 1\n"
 
 
@@ -212,13 +207,13 @@ async def test_permission_denied_or_root(tool: ReplaceStringTool, ctx: ToolConte
     try:
         if os.geteuid() == 0:
             # root reads and replaces through mode 000; the mode itself must be kept.
-            await replace(tool, ctx, path="ro.txt", old_string="1", new_string="2")
+            await run_tool(tool, ctx, path="ro.txt", old_string="1", new_string="2")
             assert path.stat().st_mode & 0o777 == 0
             path.chmod(0o644)
             assert path.read_text() == "x = 2\n"
         else:
             with pytest.raises(ToolError, match="Permission denied"):
-                await replace(tool, ctx, path="ro.txt", old_string="1", new_string="2")
+                await run_tool(tool, ctx, path="ro.txt", old_string="1", new_string="2")
     finally:
         path.chmod(0o644)
 

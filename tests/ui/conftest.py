@@ -6,7 +6,7 @@ call MCP and user-defined tools use, so these tests do not depend on the built-i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,3 +136,13 @@ def _frozen_status_clock(request: pytest.FixtureRequest, monkeypatch: pytest.Mon
         from agent_tui.ui.widgets.status_bar import StatusBar
 
         monkeypatch.setattr(StatusBar, "clock", staticmethod(lambda: 1000.0))
+
+
+@pytest.fixture
+async def mcp_harnesses() -> AsyncIterator[list[Harness]]:
+    """Harnesses given an McpManager (``app_helpers.attach_mcp``); their servers stop afterwards."""
+    made: list[Harness] = []
+    yield made
+    for harness in made:
+        if harness.agent.deps.mcp is not None:
+            await harness.agent.deps.mcp.aclose()

@@ -14,8 +14,9 @@ from textual.widgets import Button
 
 from agent_tui.approvals.types import Scope
 from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen
+from tests.ui.helpers import wait_idle
 from tests.ui.screen_text import region_text, screen_lines, terminal_output
 
 SMALL, LARGE = (80, 24), (120, 40)
@@ -37,8 +38,7 @@ def dialog_text(app: AgentApp) -> str:
 
 
 async def open_dialog(app: AgentApp, pilot: Any) -> None:
-    await send(pilot, "do it")
-    await wait_screen(pilot, "ApprovalScreen")
+    await send_to_approval(pilot, "do it")
     await pilot.pause()
 
 
@@ -52,8 +52,7 @@ async def deny(pilot: Any) -> None:
 async def test_escape_sequences_in_a_command_are_shown_not_obeyed(make_agent: MakeAgent) -> None:
     h = make_agent([{"tool_calls": [terminal_call(ERASE_COMMAND)]}, {"text": "ok"}], builtin=True)
     (h.workspace / "victim").write_text("keep me", encoding="utf-8")
-    app = AgentApp(h.agent)
-    async with app.run_test(size=LARGE) as pilot:
+    async with running_app(h.agent, size=LARGE) as (app, pilot):
         await open_dialog(app, pilot)
         shown = dialog_text(app)
         assert "rm -rf victim" in shown
@@ -78,8 +77,7 @@ async def test_every_control_character_class_is_visible_in_the_dialog(
     make_agent: MakeAgent, attack: str
 ) -> None:
     h = make_agent([{"tool_calls": [terminal_call(attack)]}, {"text": "ok"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=LARGE) as pilot:
+    async with running_app(h.agent, size=LARGE) as (app, pilot):
         await open_dialog(app, pilot)
         screen = "\n".join(screen_lines(app))
         for char in "\x1b\x07\r\x9b\u202e\u202c\u200b":
@@ -119,8 +117,7 @@ async def test_each_part_of_a_compound_command_says_what_allows_it(
     command = "git status && ls -la | grep x; rm -f build.log"
     h = make_agent([{"tool_calls": [terminal_call(command)]}, {"text": "ok"}], builtin=True)
     h.agent.deps.approvals.grants.add(Scope.SESSION, "run_in_terminal", "ls")
-    app = AgentApp(h.agent)
-    async with app.run_test(size=LARGE) as pilot:
+    async with running_app(h.agent, size=LARGE) as (app, pilot):
         await open_dialog(app, pilot)
         parts = region_text(app, app.screen.query_one("#parts").region)
         lines = [" ".join(line.split()) for line in parts.splitlines()]
@@ -138,8 +135,7 @@ async def test_a_long_diff_scrolls_inside_the_dialog_and_the_keys_stay_on_screen
     content = "".join(f"line {n}\n" for n in range(1, 61))
     call = {"id": "e1", "name": "create_file", "input": {"path": "long.txt", "content": content}}
     h = make_agent([{"tool_calls": [call]}, {"text": "ok"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=SMALL) as pilot:
+    async with running_app(h.agent, size=SMALL) as (app, pilot):
         await open_dialog(app, pilot)
         screen_region = app.screen.region
         dialog = app.screen.query_one("#dialog").region
@@ -161,8 +157,7 @@ async def test_a_long_diff_scrolls_inside_the_dialog_and_the_keys_stay_on_screen
 async def test_the_dialog_diff_is_coloured_as_on_the_card(make_agent: MakeAgent) -> None:
     call = {"id": "e1", "name": "create_file", "input": {"path": "a.txt", "content": "new\n"}}
     h = make_agent([{"tool_calls": [call]}, {"text": "ok"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=LARGE) as pilot:
+    async with running_app(h.agent, size=LARGE) as (app, pilot):
         await open_dialog(app, pilot)
         dialog = app.screen.query_one("#dialog").region
         rows = app.screen._compositor.render_strips()[dialog.y : dialog.bottom]

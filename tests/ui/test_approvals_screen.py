@@ -8,9 +8,9 @@ from textual.widgets import DataTable, Label
 
 from agent_tui.approvals.grants import GrantStore
 from agent_tui.approvals.types import Scope
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.screens.approvals import ApprovalsScreen
 from agent_tui.ui.widgets.notes import MarkdownNote
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import screen_name, send, wait_idle, wait_screen, wait_until
 from tests.ui.test_trust import script
@@ -27,10 +27,8 @@ async def test_revoke_session_grant_then_the_call_is_asked_again(
     h = make_agent(script(2))
     store = h.agent.deps.approvals.grants
     store.add(Scope.WORKSPACE, "run_in_terminal", "git status")
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 32)) as pilot:
-        await send(pilot, "write one")
-        await wait_screen(pilot, "ApprovalScreen")
+    async with running_app(h.agent, size=(110, 32)) as (app, pilot):
+        await send_to_approval(pilot, "write one")
         await pilot.press("s")  # a session grant for write_note
         await wait_idle(pilot)
 
@@ -51,8 +49,7 @@ async def test_revoke_session_grant_then_the_call_is_asked_again(
         await pilot.press("escape")
         await wait_until(pilot, lambda: screen_name(pilot) != "ApprovalsScreen", "closing")
 
-        await send(pilot, "write two")
-        await wait_screen(pilot, "ApprovalScreen")  # asked again: the grant is gone
+        await send_to_approval(pilot, "write two")  # asked again: the grant is gone
         await pilot.press("y")
         await wait_idle(pilot)
     # The stored workspace grant was not touched.
@@ -68,8 +65,7 @@ async def test_revoke_stored_grant_with_delete_removes_it_from_the_file(
     store = h.agent.deps.approvals.grants
     store.add(Scope.ALWAYS, "fetch_webpage", "https://docs.python.org")
     store.add(Scope.WORKSPACE, "write_note", None)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 32)) as pilot:
+    async with running_app(h.agent, size=(110, 32)) as (app, pilot):
         await send(pilot, "/approvals")
         await wait_screen(pilot, "ApprovalsScreen")
         screen = app.screen

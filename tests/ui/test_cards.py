@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen
 
@@ -29,8 +29,7 @@ async def test_non_zero_exit_shows_a_cross_and_the_exit_code(make_agent: MakeAge
         ],
         builtin=True,
     )
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "list it")
         for _ in range(3):
             await wait_screen(pilot, "ApprovalScreen")
@@ -48,11 +47,8 @@ async def test_non_zero_exit_shows_a_cross_and_the_exit_code(make_agent: MakeAge
 
 async def test_denied_call_card_says_not_run_instead_of_running(make_agent: MakeAgent) -> None:
     h = make_agent([{"tool_calls": [run_call("rm -rf build")]}, {"text": "ok"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "clean up")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("escape", "escape")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "clean up", "escape", "escape")
         await wait_idle(pilot)
         card = app.query_one(ToolCard)
         assert card.state.status == "denied"

@@ -12,6 +12,7 @@ from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import ErrorNote, Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.app_helpers import deny_with_reason, running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -29,8 +30,7 @@ def tool_results(agent: object) -> list[ToolResultBlock]:
 
 async def test_prompt_shows_user_message_and_streamed_markdown(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "Hello **world**, this is a longer streamed answer."}])
-    app = AgentApp(h.agent, workspace_label="~/ws")
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent, workspace_label="~/ws") as (app, pilot):
         await send(pilot, "say hello")
         await wait_idle(pilot)
         users = app.query(UserMessage)
@@ -48,10 +48,8 @@ async def test_prompt_shows_user_message_and_streamed_markdown(make_agent: MakeA
 
 async def test_approve_once_runs_the_tool_and_card_says_who(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "Writing.", "tool_calls": [NOTE_CALL]}, {"text": "Done."}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write a note")
         card = app.query_one(ToolCard)
         assert card.state.status == "waiting"
         assert "approval needed" in app.title  # the signal besides the bell
@@ -76,11 +74,8 @@ async def test_allow_for_session_is_not_asked_again(make_agent: MakeAgent) -> No
             {"text": "two"},
         ]
     )
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "first")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("s")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "first", "s")
         await wait_idle(pilot)
         (h.workspace / "n.txt").unlink()
         await send(pilot, "second")
@@ -96,13 +91,9 @@ async def test_allow_for_session_is_not_asked_again(make_agent: MakeAgent) -> No
 
 async def test_deny_with_reason_reaches_the_model_and_turn_finishes(make_agent: MakeAgent) -> None:
     h = make_agent([{"tool_calls": [NOTE_CALL]}, {"text": "OK, I will not write it."}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("n")
-        await pilot.press(*"not today")
-        await pilot.press("enter")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write a note")
+        await deny_with_reason(pilot, "not today")
         await wait_idle(pilot)
         assert not (h.workspace / "n.txt").exists()
         results = tool_results(h.agent)
@@ -115,11 +106,8 @@ async def test_deny_with_reason_reaches_the_model_and_turn_finishes(make_agent: 
 
 async def test_escape_twice_denies_without_a_reason(make_agent: MakeAgent) -> None:
     h = make_agent([{"tool_calls": [NOTE_CALL]}, {"text": "fine"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("escape", "escape")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write a note", "escape", "escape")
         await wait_idle(pilot)
         assert not (h.workspace / "n.txt").exists()
         assert tool_results(h.agent)[0].is_error or "declin" in tool_results(h.agent)[0].content
@@ -127,11 +115,8 @@ async def test_escape_twice_denies_without_a_reason(make_agent: MakeAgent) -> No
 
 async def test_edit_input_is_validated_then_allowed(make_agent: MakeAgent) -> None:
     h = make_agent([{"tool_calls": [NOTE_CALL]}, {"text": "edited"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("e")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write a note", "e")
         editor = app.screen.query_one("#editor")
         error = app.screen.query_one("#edit-error")
         editor.load_text('{"path": "n.txt", "content": ')  # type: ignore[attr-defined]
@@ -157,26 +142,20 @@ async def test_reset_confirmations_asks_again(make_agent: MakeAgent) -> None:
         [{"tool_calls": [NOTE_CALL]}, {"text": "one"}, {"tool_calls": [second]}, {"text": "ok"}]
     )
     assert h.agent.deps.commands.get("reset-confirmations") is not None
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "first")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("s")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "first", "s")
         await wait_idle(pilot)
         await send(pilot, "/reset-confirmations session")
         await wait_idle(pilot)
         assert "session" in app.query("MarkdownNote, Note").last().text  # type: ignore[attr-defined]
-        await send(pilot, "second")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("n", "enter")
+        await send_to_approval(pilot, "second", "n", "enter")
         await wait_idle(pilot)
         assert app.query(ToolCard).last().state.decided == "denied by you"
 
 
 async def test_escape_cancels_a_turn_mid_stream(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "word " * 4000}, {"text": "after"}], chunk_delay=0.001)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "talk a lot")
         await wait_until(
             pilot, lambda: len(app.query(AssistantMessage)) and app.busy, "streaming to start"
@@ -195,8 +174,7 @@ async def test_escape_cancels_a_turn_mid_stream(make_agent: MakeAgent) -> None:
 
 async def test_provider_error_shows_a_note_with_retry(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "partial answer", "fault": "cut"}, {"text": "second try"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hello")
         await wait_idle(pilot)
         note = app.query_one(ErrorNote)
@@ -212,8 +190,7 @@ async def test_round_limit_modal_stop_ends_the_turn(make_agent: MakeAgent) -> No
     look2 = {**look, "id": "call_2"}
     h = make_agent([{"tool_calls": [look]}, {"tool_calls": [look2]}, {"text": "never"}])
     h.agent.max_rounds = 1
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "look")
         await wait_screen(pilot, "RoundLimitScreen")
         await pilot.press("s")
@@ -226,8 +203,7 @@ async def test_round_limit_modal_stop_ends_the_turn(make_agent: MakeAgent) -> No
 
 async def test_prompt_history_up_and_down(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "a"}, {"text": "b"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         prompt = app.query_one("PromptInput")
         await send(pilot, "first prompt")
         await wait_idle(pilot)
@@ -259,8 +235,7 @@ async def test_prompt_history_survives_a_restart_in_the_same_workspace(
 
 async def test_ctrl_j_inserts_a_newline_and_enter_sends_both_lines(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "ok"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press("a", "ctrl+j", "b", "enter")
         await wait_idle(pilot)
         assert [u.text for u in app.query(UserMessage)] == ["a\nb"]
@@ -268,8 +243,7 @@ async def test_ctrl_j_inserts_a_newline_and_enter_sends_both_lines(make_agent: M
 
 async def test_slash_completion_and_help_command(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press("/", "h", "e")
         completions = app.query_one("CompletionList")
         assert completions.has_class("-shown")
@@ -286,14 +260,10 @@ async def test_slash_completion_and_help_command(make_agent: MakeAgent) -> None:
 
 async def test_clear_command_empties_transcript_and_conversation(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "hello"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
-        await send(pilot, "/clear")
-        await wait_screen(pilot, "ConfirmClearScreen")  # issue 11 §10: it asks first
-        await pilot.press("y")
-        await wait_idle(pilot)
+        await send_clear(pilot, "y")  # issue 11 §10: it asks first
         assert h.agent.conversation.messages == []
         assert [type(e).__name__ for e in app.transcript.entries] == ["Note"]  # how to undo
 
@@ -302,8 +272,7 @@ async def test_tool_picker_disables_a_tool_for_the_next_request(
     make_agent: MakeAgent, tmp_path: Path
 ) -> None:
     h = make_agent([{"text": "first"}, {"text": "second"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "one")
         await wait_idle(pilot)
         assert "write_note" in [t.name for t in h.provider.requests[-1].tools]
@@ -330,8 +299,7 @@ async def test_tool_picker_disables_a_tool_for_the_next_request(
 
 async def test_tool_picker_filter_hides_non_matching(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press("ctrl+t")
         await wait_screen(pilot, "ToolPickerScreen")
         await pilot.press(*"note")
@@ -345,8 +313,7 @@ async def test_tool_picker_filter_hides_non_matching(make_agent: MakeAgent) -> N
 
 async def test_transcript_prunes_old_entries_and_shows_them_again(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent, max_mounted=10)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent, max_mounted=10) as (app, pilot):
         for i in range(25):
             await app.transcript.add(UserMessage(f"message {i}"))
         assert len(app.transcript.entries) == 10
@@ -376,11 +343,8 @@ async def test_terminal_output_tail_and_background_terminals_killed_on_exit(
     h = make_agent(
         [{"tool_calls": [run]}, {"tool_calls": [background]}, {"text": "ran"}], builtin=True
     )
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "run it")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "run it", "y")
         await wait_screen(pilot, "ApprovalScreen")
         await pilot.press("y")
         await wait_idle(pilot)
@@ -404,8 +368,7 @@ async def test_small_terminal_no_color_shows_every_approval_button(
     app = AgentApp(h.agent)
     assert app.no_color
     async with app.run_test(size=(80, 24)) as pilot:
-        await send(pilot, "write")
-        await wait_screen(pilot, "ApprovalScreen")
+        await send_to_approval(pilot, "write")
         dialog = app.screen.query_one("#dialog").content_region
         buttons = list(app.screen.query("#buttons > Button"))
         assert len(buttons) == 6
@@ -438,11 +401,8 @@ async def test_running_command_shows_a_live_tail(make_agent: MakeAgent, tmp_path
         "input": {"command": command, "explanation": "x"},
     }
     h = make_agent([{"tool_calls": [call]}, {"text": "ran"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "run it")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "run it", "y")
         card = app.query_one(ToolCard)
         await wait_until(pilot, lambda: "tail-line" in card.state.tail, "the live tail")
         assert card.state.status == "running"
@@ -458,8 +418,7 @@ async def test_round_limit_modal_continue_runs_more_rounds(make_agent: MakeAgent
     look = {"id": "call_1", "name": "look_around", "input": {}}
     h = make_agent([{"tool_calls": [look]}, {"text": "finished after continuing"}])
     h.agent.max_rounds = 1
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "look")
         await wait_screen(pilot, "RoundLimitScreen")
         await pilot.press("c")
@@ -470,8 +429,7 @@ async def test_round_limit_modal_continue_runs_more_rounds(make_agent: MakeAgent
 
 async def test_exit_command_quits_the_app(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "/exit")
         await wait_until(pilot, lambda: not app.is_running, "the app to exit")
     assert app.return_code == 0
@@ -486,11 +444,8 @@ async def test_tool_card_details_open_on_click_and_errors_open_by_default(
         "input": {"path": "../outside.txt", "content": "x"},
     }
     h = make_agent([{"tool_calls": [NOTE_CALL]}, {"tool_calls": [bad]}, {"text": "done"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write", "y")
         await wait_idle(pilot)
         ok_card, bad_card = list(app.query(ToolCard))
         assert not ok_card.query(".details")  # closed cards mount no details widget
@@ -509,8 +464,7 @@ async def test_file_reference_completion_from_the_workspace(make_agent: MakeAgen
     (h.workspace / "src").mkdir()
     (h.workspace / "src" / "loader.py").write_text("x = 1\n")
     (h.workspace / "issue12.txt").write_text("x\n")
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_until(pilot, lambda: "src/loader.py" in app.completer.files, "the file list")
         prompt = app.query_one("PromptInput")
         await pilot.press(*"explain #file:ldr")
@@ -526,8 +480,7 @@ async def test_file_reference_completion_from_the_workspace(make_agent: MakeAgen
 
 async def test_enter_on_a_fully_typed_command_sends_it(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press(*"/help")
         assert app.query_one("CompletionList").has_class("-shown")
         await pilot.press("enter")
@@ -542,11 +495,8 @@ async def test_builtin_demo_script_creates_the_scratch_file(make_agent: MakeAgen
 
     demo = json.loads((data_dir("prompts") / "demo.json").read_text())
     h = make_agent(demo, builtin=True)
-    app = AgentApp(h.agent, banner="demo model: set ANTHROPIC_API_KEY ...")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "hello")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent, banner="demo model: set ANTHROPIC_API_KEY ...") as (app, pilot):
+        await send_to_approval(pilot, "hello", "y")
         await wait_idle(pilot)
         assert (h.workspace / "demo_scratch.txt").read_text().startswith("Hello from agent-tui")
         assert app.query_one(ToolCard).state.status == "done"
@@ -559,8 +509,7 @@ async def test_builtin_demo_script_creates_the_scratch_file(make_agent: MakeAgen
 
 async def test_unknown_command_is_an_error_note_without_retry(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "/nosuchcommand now")
         await wait_idle(pilot)
         errors = [n for n in app.query(Note) if n.level == "error"]
@@ -578,11 +527,8 @@ async def test_escape_during_a_running_tool_keeps_the_conversation_valid(
         "input": {"command": "sleep 30", "explanation": "x"},
     }
     h = make_agent([{"tool_calls": [call]}, {"text": "next turn works"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "wait")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "wait", "y")
         card = app.query_one(ToolCard)
         await wait_until(pilot, lambda: card.state.decided.startswith("allowed"), "the call to run")
         await pilot.press("escape")
@@ -606,8 +552,7 @@ async def test_model_command_switches_by_alias_and_from_the_picker(
         '[models.broken]\nprovider = "scripted"\nname = "broken-1"\n'
     )
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "/model nope")
         await wait_idle(pilot)
         assert "No model 'nope'" in app.query(Note).last().text
@@ -633,8 +578,7 @@ async def test_at_completion_offers_participants_and_files_and_attaches_the_file
     h = make_agent([{"text": "ok"}])
     (h.workspace / "src").mkdir()
     (h.workspace / "src" / "loader.py").write_text("LOADER_MARKER = 1\n")
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_until(pilot, lambda: "src/loader.py" in app.completer.files, "the file list")
         prompt = app.query_one("PromptInput")
         _, offers = app.completer.complete("@w")

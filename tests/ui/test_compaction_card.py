@@ -15,6 +15,7 @@ from agent_tui.conversation import is_summary
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.compaction_card import CompactionCard
 from agent_tui.ui.widgets.notes import Note, UserMessage
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle
 
@@ -44,8 +45,7 @@ async def test_compact_shows_a_collapsed_card_that_opens_on_the_summary(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent(script())
-    app = AgentApp(h.agent)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running_app(h.agent, size=SIZE) as (app, pilot):
         await three_turns_then_compact(pilot)
         card = app.query_one(CompactionCard)
         assert card.collapsed
@@ -99,8 +99,7 @@ async def test_compact_with_nothing_to_compact_is_an_error_not_an_unanswered_mes
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": "only answer"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running_app(h.agent, size=SIZE) as (app, pilot):
         await send(pilot, "one question")
         await wait_idle(pilot)
         await send(pilot, "/compact")

@@ -8,12 +8,12 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import Note
 from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+from tests.ui.helpers import send, wait_idle, wait_until
 from tests.ui.screen_text import screen_lines, terminal_output
 
 OSC_TITLE = "\x1b]0;pwned\x07"
@@ -32,8 +32,7 @@ def assert_not_sent(app: App[object]) -> None:
 
 async def test_an_osc_title_in_the_answer_is_shown_not_obeyed(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": ATTACK_TEXT}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running_app(h.agent, size=(100, 30)) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
         shown = screen(app)
@@ -68,11 +67,8 @@ async def test_tool_output_with_escapes_is_shown_on_the_card(make_agent: MakeAge
     command = "printf 'out \\302\\2332J \\342\\200\\256evil\\n'"
     call = {"id": "t1", "name": "run_in_terminal", "input": {"command": command}}
     h = make_agent([{"tool_calls": [call]}, {"text": "ok"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, "run")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent, size=(100, 40)) as (app, pilot):
+        await send_to_approval(pilot, "run", "y")
         await wait_idle(pilot)
         card = app.query(ToolCard).first()
         assert "\x9b2J" in card.state.output and "\u202e" in card.state.output
@@ -85,8 +81,7 @@ async def test_tool_output_with_escapes_is_shown_on_the_card(make_agent: MakeAge
 
 
 async def test_notes_show_control_characters(make_agent: MakeAgent) -> None:
-    app = AgentApp(make_agent([]).agent)
-    async with app.run_test(size=(100, 20)) as pilot:
+    async with running_app(make_agent([]).agent, size=(100, 20)) as (app, pilot):
         await app.transcript.add(Note(f"server said {OSC_TITLE}", "warning"))
         await pilot.pause()
         assert "server said ␛]0;pwned␇" in screen(app)
@@ -95,8 +90,7 @@ async def test_notes_show_control_characters(make_agent: MakeAgent) -> None:
 
 async def test_the_app_filter_keeps_raw_controls_off_the_terminal(make_agent: MakeAgent) -> None:
     # A widget given raw text (as a future one might be): the filter drops the controls.
-    app = AgentApp(make_agent([]).agent)
-    async with app.run_test(size=(100, 20)) as pilot:
+    async with running_app(make_agent([]).agent, size=(100, 20)) as (app, pilot):
         await app.transcript.add(Static(f"raw {OSC_TITLE} \x1b[2K\x9b2J\u202e end", markup=False))
         await pilot.pause()
         assert "raw ]0;pwned [2K2J end" in screen(app)

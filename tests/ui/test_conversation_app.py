@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from agent_tui.agent.loop import CONTINUE_PROMPT
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.continue_note import ContinueNote
 from agent_tui.ui.widgets.notes import ErrorNote, Note, UserMessage
-from tests.agent.conftest import FAKE_KEY_ENV, fake_agent
+from tests.agent.conftest import fake_agent, fake_agent_workspace
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
+from tests.ui.app_helpers import running_app
 from tests.ui.helpers import send, wait_idle, wait_until
 
 PROMPT = "please fix the bug in main.py"
@@ -22,12 +22,7 @@ PROMPT = "please fix the bug in main.py"
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(FAKE_KEY_ENV, "sk-fake")
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    return ws
+    return fake_agent_workspace(tmp_path, monkeypatch)
 
 
 def user_texts(body: dict[str, Any]) -> list[str]:
@@ -46,8 +41,7 @@ def user_texts(body: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize("api", ["anthropic", "openai"])
 async def test_http_400_then_up_enter_sends_the_prompt_once(workspace: Path, api: str) -> None:
     with FakeLLM([{"text": "Fixed it.", "fault": {"status": 400}}]) as fake:
-        app = AgentApp(fake_agent(workspace, fake, api))
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(fake_agent(workspace, fake, api)) as (app, pilot):
             await send(pilot, PROMPT)
             await wait_idle(pilot)
             assert [n.text for n in app.query(Note) if "HTTP 400" in n.text]
@@ -67,8 +61,7 @@ async def test_an_unanswered_message_is_shown_as_not_in_the_conversation(workspa
     while an answered message stays as it was."""
     script = [{"text": "x", "fault": {"status": 400}}, {"text": "Hello."}]
     with FakeLLM(script) as fake:
-        app = AgentApp(fake_agent(workspace, fake, "anthropic"))
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(fake_agent(workspace, fake, "anthropic")) as (app, pilot):
             await send(pilot, "first")
             await wait_idle(pilot)
             await send(pilot, "second")
@@ -88,8 +81,8 @@ async def test_a_cut_answer_offers_continue_which_asks_for_the_rest(workspace: P
         {"text": " and the second half."},
     ]
     with FakeLLM(script) as fake:
-        app = AgentApp(fake_agent(workspace, fake, "anthropic", max_tokens=900))
-        async with app.run_test(size=(100, 32)) as pilot:
+        agent = fake_agent(workspace, fake, "anthropic", max_tokens=900)
+        async with running_app(agent) as (app, pilot):
             await send(pilot, "explain")
             await wait_idle(pilot)
             note = app.query_one(ContinueNote)
@@ -105,8 +98,7 @@ async def test_a_cut_answer_offers_continue_which_asks_for_the_rest(workspace: P
 
 async def test_an_empty_answer_shows_a_note(workspace: Path) -> None:
     with FakeLLM([{}]) as fake:
-        app = AgentApp(fake_agent(workspace, fake, "openai"))
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(fake_agent(workspace, fake, "openai")) as (app, pilot):
             await send(pilot, "hello")
             await wait_idle(pilot)
             notes = [n.text for n in app.query(Note)]
@@ -126,8 +118,7 @@ async def test_every_request_that_prunes_shows_a_note(workspace: Path) -> None:
     with FakeLLM([*script, {"text": "done"}]) as fake:
         agent = fake_agent(workspace, fake, "openai", context_window=9000, max_tokens=500)
         agent.deps.config.raw.setdefault("agent", {})["compact_at"] = 0  # pruning alone
-        app = AgentApp(agent)
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(agent) as (app, pilot):
             await send(pilot, "read it again and again")
             await wait_idle(pilot)
             notes = [n.text for n in app.query(Note) if n.text.startswith("Context trimmed")]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.notes import Note
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen
 
@@ -18,8 +18,7 @@ def _osc52(text: str) -> str:
 
 async def test_copy_writes_the_last_answer_and_code_blocks_as_osc52(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "older answer"}, {"text": ANSWER}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         written: list[str] = []
         driver = app._driver
         assert driver is not None
@@ -49,8 +48,7 @@ async def test_copy_writes_the_last_answer_and_code_blocks_as_osc52(make_agent: 
 
 async def test_copy_with_no_answer_says_so(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "/copy")
         await wait_idle(pilot)
         assert "Nothing to copy yet" in app.query(Note).last().text

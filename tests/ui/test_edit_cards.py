@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from agent_tui.build import build_agent
-from agent_tui.config import load_config
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.fakes.llm_server import FakeLLM
+from tests.ui.app_helpers import fake_anthropic_config, running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import screen_name, send, wait_idle, wait_until
 
@@ -53,9 +53,6 @@ async def test_identical_overwrite_shows_no_dialog(make_agent: MakeAgent) -> Non
 async def test_streaming_call_shows_its_card_before_the_call_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
 ) -> None:
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     workspace = tmp_path / "ws"
     workspace.mkdir()
     content = "print('a line of the generated program')\n" * 1000  # 40 KB, ~4,000 frames
@@ -64,10 +61,7 @@ async def test_streaming_call_shows_its_card_before_the_call_completes(
         [{"tool_calls": [{"id": "w", "name": "create_file", "input": write}]}, {"text": "Done."}]
     )
     fake_llm.hold_after = 1500  # the server stops a third of the way through the arguments
-    layer = {"model": {"provider": "anthropic", "name": "claude-x", "base_url": fake_llm.url}}
-    config = load_config(
-        workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=tmp_path / "no-rc"
-    )
+    config = fake_anthropic_config(tmp_path, monkeypatch, fake_llm, workspace)
     app = AgentApp(build_agent(config, allow_tools=["create_file"]))
 
     def cards() -> list[ToolCard]:
@@ -97,8 +91,7 @@ async def test_pending_card_of_a_cut_call_ends_as_an_error(make_agent: MakeAgent
         [{"tool_calls": [{"id": "w", "name": "create_file", "input": write}], "fault": "cut"}],
         builtin=True,
     )
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "write it")
         await wait_idle(pilot)
         (card,) = app.query(ToolCard)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen
 
@@ -20,10 +20,8 @@ async def test_x_grants_only_this_exact_command(make_agent: MakeAgent) -> None:
          {"tool_calls": [_ls("c3", "ls -la src")]}, {"text": "three"}],
         builtin=True,
     )  # fmt: skip
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "list")
-        await wait_screen(pilot, "ApprovalScreen")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "list")
         line = app.screen.query_one("#pattern", Static)
         assert "`ls` with any arguments, except options that write files or run programs" in str(
             line.content
@@ -46,10 +44,8 @@ async def test_x_grants_only_this_exact_command(make_agent: MakeAgent) -> None:
 async def test_the_grant_line_wraps_and_keeps_every_button_at_80x24(make_agent: MakeAgent) -> None:
     call = _ls("c1", "git log --oneline -5 && ls -la src && find . -name '*.py'")
     h = make_agent([{"tool_calls": [call]}, {"text": "ok"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await send(pilot, "go")
-        await wait_screen(pilot, "ApprovalScreen")
+    async with running_app(h.agent, size=(80, 24)) as (app, pilot):
+        await send_to_approval(pilot, "go")
         line = app.screen.query_one("#pattern", Static)
         text = str(line.content)
         assert "`git log` or `ls` with any arguments" in text

@@ -10,24 +10,19 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.image_paste import ImageChips
 from agent_tui.ui.widgets.notes import Note
 from agent_tui.ui.widgets.prompt_input import PromptInput
-from tests.agent.conftest import FAKE_KEY_ENV, fake_agent
+from tests.agent.conftest import fake_agent, fake_agent_workspace
 from tests.fakes.llm_server import FakeLLM
 from tests.test_images_e2e import tiny_png
+from tests.ui.app_helpers import running_app
 from tests.ui.helpers import send, wait_idle
 
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(FAKE_KEY_ENV, "sk-fake")
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    return ws
+    return fake_agent_workspace(tmp_path, monkeypatch)
 
 
 def sent_images(body: dict[str, object]) -> list[bytes]:
@@ -45,8 +40,7 @@ async def test_pasted_image_paths_attach_with_a_chip(workspace: Path, tmp_path: 
     (workspace / "in.png").write_bytes(tiny_png(2))
     (workspace / "fake.png").write_text("not an image\n")
     with FakeLLM([{"text": "I see two images."}]) as fake:
-        app = AgentApp(fake_agent(workspace, fake, "anthropic"))
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(fake_agent(workspace, fake, "anthropic")) as (app, pilot):
             prompt = app.query_one(PromptInput)
             chips = app.query_one(ImageChips)
             prompt.focus()
@@ -76,8 +70,7 @@ async def test_pasted_image_paths_attach_with_a_chip(workspace: Path, tmp_path: 
 async def test_file_reference_to_an_image_sends_the_image(workspace: Path) -> None:
     (workspace / "diagram.webp").write_bytes(b"RIFF\x10\0\0\0WEBPVP8 " + b"\0" * 8)
     with FakeLLM([{"text": "A diagram."}]) as fake:
-        app = AgentApp(fake_agent(workspace, fake, "anthropic"))
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(fake_agent(workspace, fake, "anthropic")) as (app, pilot):
             await send(pilot, "explain #file:diagram.webp")
             await wait_idle(pilot)
         body = fake.requests[0]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle
 
@@ -25,8 +25,7 @@ async def test_ctrl_g_edits_the_prompt_in_the_editor(
     monkeypatch.setenv("VISUAL", _editor(tmp_path, body))
     monkeypatch.setenv("EDITOR", "false")  # VISUAL wins
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running_app(h.agent, size=(100, 30)) as (app, pilot):
         await pilot.press(*"fix it")
         await pilot.press("ctrl+g")
         await pilot.pause()
@@ -39,8 +38,7 @@ async def test_a_failing_editor_leaves_the_prompt_alone(
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", _editor(tmp_path, "open(path, 'w').write('junk'); sys.exit(1)"))
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running_app(h.agent, size=(100, 30)) as (app, pilot):
         await pilot.press(*"keep me")
         await pilot.press("ctrl+g")
         await pilot.pause()
@@ -51,8 +49,7 @@ async def test_escape_twice_on_an_empty_prompt_brings_back_the_previous_one(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": "ok"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running_app(h.agent, size=(100, 30)) as (app, pilot):
         await send(pilot, "the first prompt")
         await wait_idle(pilot)
         await pilot.press("escape")

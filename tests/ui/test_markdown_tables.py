@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.notes import MarkdownNote
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle
 
@@ -43,8 +44,7 @@ async def test_wide_table_in_a_finished_answer_wraps_cells_at_80_columns(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": "The keys:\n\n" + WIDE_TABLE}])
-    app = AgentApp(h.agent, workspace_label="~/project")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running_app(h.agent, workspace_label="~/project", size=SIZE) as (app, pilot):
         await send(pilot, "which keys?")
         await wait_idle(pilot)
         text = screen_text(app)
@@ -56,8 +56,8 @@ async def test_wide_table_in_a_finished_answer_wraps_cells_at_80_columns(
 async def test_wide_table_in_a_markdown_widget_wraps_cells_at_80_columns(
     make_agent: MakeAgent,
 ) -> None:
-    app = AgentApp(make_agent([]).agent, workspace_label="~/project")
-    async with app.run_test(size=SIZE) as pilot:
+    agent = make_agent([]).agent
+    async with running_app(agent, workspace_label="~/project", size=SIZE) as (app, pilot):
         await app.transcript.add(MarkdownNote(WIDE_TABLE))
         await pilot.pause()
         text = screen_text(app)

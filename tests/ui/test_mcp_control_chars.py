@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from agent_tui.mcp.session import complete_with, create_mcp
 from agent_tui.mcp.types import SamplingRequest
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.screens.elicit import ElicitScreen
@@ -23,8 +21,9 @@ from agent_tui.ui.widgets.elicit_fields import parse_schema
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
+from tests.ui.app_helpers import attach_mcp, running_app, send_to_approval
 from tests.ui.conftest import Harness, MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+from tests.ui.helpers import wait_idle, wait_screen, wait_until
 from tests.ui.screen_text import screen_lines, terminal_output
 
 SERVER = Path(__file__).parents[1] / "mcp" / "servers" / "hostile_server.py"
@@ -53,39 +52,20 @@ def assert_nothing_raw(app: AgentApp) -> None:
 
 
 @pytest.fixture
-async def hostile(make_agent: MakeAgent, tmp_path: Path) -> AsyncIterator[list[Harness]]:
+def hostile(make_agent: MakeAgent, tmp_path: Path, mcp_harnesses: list[Harness]) -> list[Harness]:
+    """The hostile server in the user's config; harnesses appended here are stopped after."""
     user_config(tmp_path / "home")
-    made: list[Harness] = []
-    yield made
-    for harness in made:
-        if harness.agent.deps.mcp is not None:
-            await harness.agent.deps.mcp.aclose()
-
-
-def with_server(h: Harness, made: list[Harness]) -> Harness:
-    deps = h.agent.deps
-    deps.mcp = create_mcp(
-        deps.config,
-        deps.tools,
-        deps.commands,
-        complete=complete_with(h.provider, "scripted"),
-        grants=deps.approvals.grants,
-    )
-    made.append(h)
-    return h
+    return mcp_harnesses
 
 
 async def test_a_hostile_tool_result_is_shown_visibly_on_the_card(
     make_agent: MakeAgent, hostile: list[Harness]
 ) -> None:
     poison = {"id": "m1", "name": "mcp_hostile_poison", "input": {}}
-    h = with_server(make_agent([{"tool_calls": [poison]}, {"text": "ok"}]), hostile)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 40)) as pilot:
+    h = attach_mcp(make_agent([{"tool_calls": [poison]}, {"text": "ok"}]), hostile)
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
         await wait_until(pilot, lambda: "mcp_hostile_poison" in h.agent.deps.tools, "the tools")
-        await send(pilot, "go")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+        await send_to_approval(pilot, "go", "y")
         await wait_idle(pilot)
         card = app.query(ToolCard).last()
         assert card.state.status == "done"
@@ -114,8 +94,7 @@ async def test_elicitation_and_sampling_questions_show_control_characters(
             }
         ),
     )
-    app = AgentApp(make_agent([]).agent)
-    async with app.run_test(size=(110, 40)) as pilot:
+    async with running_app(make_agent([]).agent, size=(110, 40)) as (app, pilot):
         answer = asyncio.ensure_future(ask_modal(app, form))
         await wait_screen(pilot, "ElicitScreen")
         await pilot.pause()

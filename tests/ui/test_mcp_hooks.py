@@ -10,16 +10,16 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Label, OptionList, Static
 
 from agent_tui.approvals.grants import SAMPLING_GRANT, GrantStore
 from agent_tui.approvals.types import Decision, Scope
-from agent_tui.mcp.session import complete_with, create_mcp
+from agent_tui.mcp.session import create_mcp
 from agent_tui.mcp.types import InputSpec, SamplingRequest, render_parts
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.screens.elicit import ElicitScreen
@@ -29,7 +29,8 @@ from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen, request
 from agent_tui.ui.widgets.elicit_fields import coerce_text, parse_schema
 from agent_tui.ui.widgets.notes import Note
 from tests.helpers import missing
-from tests.mcp.conftest import ENV_SERVER, EVERYTHING_JS
+from tests.mcp.conftest import ENV_SERVER, EVERYTHING_JS, everything_home
+from tests.ui.app_helpers import attach_mcp, call_server_tool, running_app, send_to_approval
 from tests.ui.conftest import Harness, MakeAgent
 from tests.ui.helpers import screen_name, send, wait_idle, wait_screen, wait_until
 from tests.ui.test_chat import tool_results
@@ -45,36 +46,22 @@ def everything(tmp_path: Path) -> Path:
         missing("node is not installed (server-everything needs it)")
     if not EVERYTHING_JS.is_file():
         missing("server-everything is not installed: run scripts/install-test-servers.sh")
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    (home / ".agentrc").write_text(
-        f'[mcp.servers.everything]\ncommand = "node"\nargs = ["{EVERYTHING_JS}", "stdio"]\n',
-        encoding="utf-8",
-    )
+    everything_home(tmp_path / "home", EVERYTHING_JS)
     return EVERYTHING_JS
 
 
 @pytest.fixture
-async def with_mcp(everything: Path) -> AsyncIterator[list[Harness]]:
-    """Give each harness appended here a real McpManager; stop the servers afterwards."""
-    made: list[Harness] = []
-    yield made
-    for harness in made:
-        if harness.agent.deps.mcp is not None:
-            await harness.agent.deps.mcp.aclose()
+def with_mcp(everything: Path, mcp_harnesses: list[Harness]) -> list[Harness]:
+    """Server-everything configured; each harness appended here (attach_mcp) is stopped after."""
+    return mcp_harnesses
 
 
-def attach_mcp(h: Harness, made: list[Harness]) -> None:
-    deps = h.agent.deps
-    deps.mcp = create_mcp(
-        deps.config,
-        deps.tools,
-        deps.commands,
-        complete=complete_with(h.provider, "scripted"),
-        grants=deps.approvals.grants,
-    )
-    assert deps.mcp is not None
-    made.append(h)
+async def open_prompt_form(pilot: Pilot[object], h: Harness, command: str, args: str = "") -> None:
+    """Wait for the MCP prompt ``/command`` to be listed, send it with ``args``, wait for its form."""
+    commands = h.agent.deps.commands
+    await wait_until(pilot, lambda: commands.get(command), f"the prompt command /{command}")
+    await send(pilot, f"/{command} {args}".rstrip())
+    await wait_screen(pilot, "ElicitScreen")
 
 
 def call(tool: str, call_id: str, **args: Any) -> dict[str, Any]:
@@ -88,14 +75,8 @@ async def test_elicitation_form_accept_validates_then_sends_content(
         [call(ELICIT_TOOL, "c1"), {"text": "one"}, call(ELICIT_TOOL, "c2"), {"text": "two"}]
     )
     attach_mcp(h, with_mcp)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 50)) as pilot:
-        tools = h.agent.deps.tools
-        await wait_until(pilot, lambda: ELICIT_TOOL in tools, "server-everything's elicit tool")
-        await send(pilot, "ask me")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
-        await wait_screen(pilot, "ElicitScreen")
+    async with running_app(h.agent, size=(110, 50)) as (app, pilot):
+        await call_server_tool(pilot, h, ELICIT_TOOL, "ask me", "ElicitScreen")
         form = app.screen
         assert isinstance(form, ElicitScreen) and form.server == "everything"
         titles = [str(label.content) for label in form.query(".field-title").results(Label)]
@@ -129,9 +110,7 @@ async def test_elicitation_form_accept_validates_then_sends_content(
         assert '"untitledMultipleSelectEnum": [\n      "Guitar"' in accepted
         await wait_idle(pilot)
 
-        await send(pilot, "again")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+        await send_to_approval(pilot, "again", "y")
         await wait_screen(pilot, "ElicitScreen")
         await pilot.click("#decline")
         await wait_idle(pilot)
@@ -142,13 +121,8 @@ async def test_elicitation_form_accept_validates_then_sends_content(
 async def test_elicitation_escape_cancels(make_agent: MakeAgent, with_mcp: list[Harness]) -> None:
     h = make_agent([call(ELICIT_TOOL, "c1"), {"text": "ok"}])
     attach_mcp(h, with_mcp)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 50)) as pilot:
-        await wait_until(pilot, lambda: ELICIT_TOOL in h.agent.deps.tools, "the elicit tool")
-        await send(pilot, "ask me")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
-        await wait_screen(pilot, "ElicitScreen")
+    async with running_app(h.agent, size=(110, 50)) as (app, pilot):
+        await call_server_tool(pilot, h, ELICIT_TOOL, "ask me", "ElicitScreen")
         await pilot.press("escape")
         await wait_idle(pilot)
         assert '"action": "cancel"' in tool_results(h.agent)[0].content
@@ -164,13 +138,8 @@ async def test_sampling_consent_allow_or_deny(
     turns = [sample, {"text": "sampled haiku"}, {"text": "done"}]
     h = make_agent(turns if key != "n" else [sample, {"text": "done"}])
     attach_mcp(h, with_mcp)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 40)) as pilot:
-        await wait_until(pilot, lambda: SAMPLE_TOOL in h.agent.deps.tools, "the sampling tool")
-        await send(pilot, "sample")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
-        await wait_screen(pilot, "SamplingConsentScreen")
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
+        await call_server_tool(pilot, h, SAMPLE_TOOL, "sample", "SamplingConsentScreen")
         consent = app.screen
         assert isinstance(consent, SamplingConsentScreen)
         title = consent.query_one("#title", Label)
@@ -271,14 +240,8 @@ async def test_prompt_command_asks_for_missing_argument_and_reruns(
 ) -> None:
     h = make_agent([{"text": "Sunny."}])
     attach_mcp(h, with_mcp)
-    commands = h.agent.deps.commands
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 40)) as pilot:
-        await wait_until(
-            pilot, lambda: commands.get("mcp.everything.args-prompt"), "the prompt command"
-        )
-        await send(pilot, "/mcp.everything.args-prompt state=CA")
-        await wait_screen(pilot, "ElicitScreen")
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
+        await open_prompt_form(pilot, h, "mcp.everything.args-prompt", "state=CA")
         form = app.screen
         assert isinstance(form, ElicitScreen)
         assert [f.name for f in form.fields] == ["city"]  # only the missing required one
@@ -299,14 +262,8 @@ async def test_prompt_argument_form_suggests_server_completions(
 ) -> None:
     h = make_agent([{"text": "Done."}])
     attach_mcp(h, with_mcp)
-    commands = h.agent.deps.commands
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 40)) as pilot:
-        await wait_until(
-            pilot, lambda: commands.get("mcp.everything.completable-prompt"), "the command"
-        )
-        await send(pilot, "/mcp.everything.completable-prompt")
-        await wait_screen(pilot, "ElicitScreen")
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
+        await open_prompt_form(pilot, h, "mcp.everything.completable-prompt")
         form = app.screen
         assert isinstance(form, ElicitScreen)
         department = form.query_one("#field-0", Input)
@@ -328,14 +285,8 @@ async def test_prompt_command_declined_form_reports_what_is_missing(
 ) -> None:
     h = make_agent([])
     attach_mcp(h, with_mcp)
-    commands = h.agent.deps.commands
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 40)) as pilot:
-        await wait_until(
-            pilot, lambda: commands.get("mcp.everything.args-prompt"), "the prompt command"
-        )
-        await send(pilot, "/mcp.everything.args-prompt")
-        await wait_screen(pilot, "ElicitScreen")
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
+        await open_prompt_form(pilot, h, "mcp.everything.args-prompt")
         await pilot.click("#decline")
         await wait_idle(pilot)
         note = app.query(Note).last()

@@ -7,53 +7,28 @@ from __future__ import annotations
 import os
 import stat
 import webbrowser
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from agent_tui.mcp.session import complete_with, create_mcp
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.screens.elicit_url import ElicitUrlScreen
 from agent_tui.ui.widgets.notes import Note
 from tests.mcp.fault import fault_agentrc
+from tests.ui.app_helpers import attach_mcp, call_server_tool, running_app
 from tests.ui.conftest import Harness, MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+from tests.ui.helpers import send, wait_idle, wait_until
 from tests.ui.test_chat import tool_results
 from tests.ui.test_mcp_hooks import call
 
 
-@pytest.fixture
-async def stop_servers() -> AsyncIterator[list[Harness]]:
-    made: list[Harness] = []
-    yield made
-    for harness in made:
-        if harness.agent.deps.mcp is not None:
-            await harness.agent.deps.mcp.aclose()
-
-
-def with_fault(h: Harness, made: list[Harness]) -> None:
-    deps = h.agent.deps
-    deps.mcp = create_mcp(
-        deps.config,
-        deps.tools,
-        deps.commands,
-        complete=complete_with(h.provider, "scripted"),
-        grants=deps.approvals.grants,
-    )
-    assert deps.mcp is not None
-    made.append(h)
-
-
 async def test_a_request_sent_while_a_server_starts_waits_for_its_tools(
-    tmp_path: Path, make_agent: MakeAgent, stop_servers: list[Harness]
+    tmp_path: Path, make_agent: MakeAgent, mcp_harnesses: list[Harness]
 ) -> None:
     # A generous wait (the default is 5 s): this machine may be slow to start Python servers.
     fault_agentrc(tmp_path / "home", mcp="startup_wait_s = 60", env={"FAULT_START_DELAY": "2"})
     h = make_agent([{"text": "ok"}])
-    with_fault(h, stop_servers)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 30)) as pilot:
+    attach_mcp(h, mcp_harnesses)
+    async with running_app(h.agent, size=(110, 30)) as (app, pilot):
         await wait_until(pilot, lambda: app.status.mcp_starting == 1, "the starting count")
         assert "MCP: 1 starting…" in str(app.status.render())
         await send(pilot, "use the fault tools")
@@ -64,7 +39,7 @@ async def test_a_request_sent_while_a_server_starts_waits_for_its_tools(
 
 
 async def test_a_server_still_starting_after_the_wait_is_named_and_the_request_goes(
-    tmp_path: Path, make_agent: MakeAgent, stop_servers: list[Harness]
+    tmp_path: Path, make_agent: MakeAgent, mcp_harnesses: list[Harness]
 ) -> None:
     fault_agentrc(
         tmp_path / "home",
@@ -72,9 +47,8 @@ async def test_a_server_still_starting_after_the_wait_is_named_and_the_request_g
         env={"FAULT_START_DELAY": "100"},
     )
     h = make_agent([{"text": "ok"}])
-    with_fault(h, stop_servers)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 30)) as pilot:
+    attach_mcp(h, mcp_harnesses)
+    async with running_app(h.agent, size=(110, 30)) as (app, pilot):
         await wait_until(pilot, lambda: app.status.mcp_starting == 1, "the starting count")
         await send(pilot, "go")
         await wait_idle(pilot)
@@ -84,13 +58,12 @@ async def test_a_server_still_starting_after_the_wait_is_named_and_the_request_g
 
 
 async def test_tools_over_the_limit_are_named_in_a_note(
-    tmp_path: Path, make_agent: MakeAgent, stop_servers: list[Harness]
+    tmp_path: Path, make_agent: MakeAgent, mcp_harnesses: list[Harness]
 ) -> None:
     fault_agentrc(tmp_path / "home", env={"FAULT_TOOLS": "200"})
     h = make_agent([{"text": "ok"}])
-    with_fault(h, stop_servers)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 30)) as pilot:
+    attach_mcp(h, mcp_harnesses)
+    async with running_app(h.agent, size=(110, 30)) as (app, pilot):
 
         def capped() -> list[str]:
             return [str(n.text) for n in app.query(Note) if "not offered" in str(n.text)]
@@ -106,7 +79,7 @@ async def test_tools_over_the_limit_are_named_in_a_note(
 async def test_url_elicitation_shows_the_url_and_opens_it_only_when_asked(
     tmp_path: Path,
     make_agent: MakeAgent,
-    stop_servers: list[Harness],
+    mcp_harnesses: list[Harness],
     monkeypatch: pytest.MonkeyPatch,
     key: str,
 ) -> None:
@@ -118,14 +91,9 @@ async def test_url_elicitation_shows_the_url_and_opens_it_only_when_asked(
     monkeypatch.setattr(webbrowser, "_tryorder", None)  # read $BROWSER afresh
     fault_agentrc(tmp_path / "home")
     h = make_agent([call("mcp_fault_open_url", "c1"), {"text": "done"}])
-    with_fault(h, stop_servers)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(110, 40)) as pilot:
-        await wait_until(pilot, lambda: "mcp_fault_open_url" in h.agent.deps.tools, "the tool")
-        await send(pilot, "sign me in")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
-        await wait_screen(pilot, "ElicitUrlScreen")
+    attach_mcp(h, mcp_harnesses)
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
+        await call_server_tool(pilot, h, "mcp_fault_open_url", "sign me in", "ElicitUrlScreen")
         screen = app.screen
         assert isinstance(screen, ElicitUrlScreen)
         assert screen.url == "https://example.test/signin?x=1"

@@ -7,6 +7,7 @@ from textual import events
 
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.notify import MAX_CHARS, notification_sequence
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import wait_idle, wait_screen
 
@@ -26,8 +27,7 @@ def _capture(app: AgentApp) -> list[str]:
 async def _run(make_agent: MakeAgent, mode: str, focused: bool) -> str:
     h = make_agent([{"text": HOSTILE}])
     h.agent.deps.config.raw.setdefault("ui", {})["notify"] = mode
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running_app(h.agent, size=(100, 30)) as (app, pilot):
         written = _capture(app)
         if not focused:
             app.post_message(events.AppBlur())
@@ -74,8 +74,7 @@ def test_osc777_for_its_terminals_with_the_field_separator_removed(env: dict[str
 async def test_approval_waiting_notifies_when_away(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "Writing.", "tool_calls": [NOTE_CALL]}, {"text": "ok"}])
     h.agent.deps.config.raw.setdefault("ui", {})["notify"] = "desktop"
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with running_app(h.agent, size=(100, 30)) as (app, pilot):
         written = _capture(app)
         app.post_message(events.AppBlur())
         await pilot.pause()

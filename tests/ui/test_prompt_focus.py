@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from textual.widgets import Markdown
 
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.tool_card import DetailsToggle, ToolCard
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -22,8 +22,7 @@ async def test_typing_after_a_click_in_the_transcript_goes_to_the_prompt(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": "first answer"}, {"text": "second answer"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "one")
         await wait_idle(pilot)
         prompt = app.query_one(PromptInput)
@@ -39,8 +38,7 @@ async def test_typing_after_a_click_in_the_transcript_goes_to_the_prompt(
 
 async def test_typing_after_tab_goes_to_the_prompt(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "hi"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         prompt = app.query_one(PromptInput)
         prompt.load_text("ab")
         prompt.move_cursor(prompt.document.end)
@@ -54,8 +52,7 @@ async def test_typing_after_a_click_on_a_card_goes_to_the_prompt_and_space_still
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"tool_calls": [LOOK_CALL]}, {"text": "looked"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "look")
         await wait_idle(pilot)
         toggle = app.query_one(DetailsToggle)
@@ -72,8 +69,7 @@ async def test_typing_after_a_click_on_a_card_goes_to_the_prompt_and_space_still
 
 async def test_page_up_and_down_in_the_prompt_scroll_the_transcript(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         transcript = app.transcript
         for n in range(60):
             await transcript.add(Note(f"note {n}"))
@@ -96,8 +92,7 @@ async def test_help_says_typing_returns_to_the_prompt_and_page_keys_scroll(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press("f1")
         await wait_screen(pilot, "HelpScreen")
         source = app.screen.query_one(Markdown).source

@@ -7,10 +7,10 @@ from textual.widgets import Static
 
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.config import load_config
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen
+from tests.ui.helpers import send, wait_idle
 
 MCP_CALL = {
     "id": "call_1",
@@ -22,8 +22,7 @@ MCP_CALL = {
 async def test_yolo_card_says_the_path_was_protected(make_agent: MakeAgent) -> None:
     h = make_agent([{"tool_calls": [MCP_CALL]}, {"text": "Done."}])
     h.agent.deps.approvals = ApprovalEngine(h.agent.deps.config, h.workspace, yolo=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "add a server")
         await wait_idle(pilot)
         card = app.query_one(ToolCard)
@@ -39,10 +38,8 @@ async def test_allow_all_rule_still_asks_for_a_protected_path(make_agent: MakeAg
     rc.write_text('[tools.edits.auto_approve]\n"**" = true\n')
     config = load_config(h.workspace, env={}, user_file=rc)
     h.agent.deps.approvals = ApprovalEngine(config, h.workspace)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "add a server")
-        await wait_screen(pilot, "ApprovalScreen")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "add a server")
         shown = " ".join(str(w.render()) for w in app.screen.query(Static))
         assert ".mcp.json is a protected path" in shown
         await pilot.press("n")

@@ -7,26 +7,21 @@ from pathlib import Path
 import pytest
 
 from agent_tui.build import build_agent
-from agent_tui.config import load_config
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.queue_flow import QueuedMessages
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.status_bar import StatusBar
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
+from tests.ui.app_helpers import fake_anthropic_config
 from tests.ui.helpers import send, wait_idle, wait_until
 
 
 def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: FakeLLM) -> AgentApp:
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "notes.txt").write_text("alpha\n")
-    layer = {"model": {"provider": "anthropic", "name": "fake", "base_url": fake.url}}
-    env = {"ANTHROPIC_API_KEY": "k"}
-    config = load_config(workspace, cli=layer, env=env, user_file=tmp_path / "no-rc")
+    config = fake_anthropic_config(tmp_path, monkeypatch, fake, workspace, name="fake")
     return AgentApp(build_agent(config))
 
 

@@ -15,8 +15,9 @@ from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.helpers import missing
+from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_screen, wait_until
+from tests.ui.helpers import send, wait_until
 
 NOTE_CALL = {"id": "call_1", "name": "write_note", "input": {"path": "n.txt", "content": "hi"}}
 LONG_ANSWER = "streaming words " * 300
@@ -40,8 +41,7 @@ async def test_ctrl_c_twice_while_text_streams_exits_0_without_error(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": LONG_ANSWER}], chunk_delay=0.01)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "talk")
         await wait_until(pilot, lambda: app.query(AssistantMessage), "the answer to stream")
         await quit_with_ctrl_c_twice(pilot, app)
@@ -50,8 +50,7 @@ async def test_ctrl_c_twice_while_text_streams_exits_0_without_error(
 
 async def test_ctrl_q_while_text_streams_exits_0_without_error(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": LONG_ANSWER}], chunk_delay=0.01)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "talk")
         await wait_until(pilot, lambda: app.query(AssistantMessage), "the answer to stream")
         await pilot.press("ctrl+q")
@@ -63,10 +62,8 @@ async def test_quit_with_the_approval_dialog_open_exits_0_and_answers_the_call(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": "Writing.", "tool_calls": [NOTE_CALL]}, {"text": "never"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write a note")
         await quit_with_ctrl_c_twice(pilot, app)
     assert app.return_code == 0
     assert not (h.workspace / "n.txt").exists()
@@ -90,11 +87,8 @@ async def test_quit_while_a_command_runs_kills_it_and_exits_0(
         "input": {"command": f"echo $$ > {pid_file}; exec sleep 120", "explanation": "wait"},
     }
     h = make_agent([{"tool_calls": [run]}, {"text": "never"}], builtin=True)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "wait a while")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "wait a while", "y")
         await wait_until(pilot, lambda: pid_file.exists() and pid_file.read_text(), "the pid")
         pid = int(pid_file.read_text())
         assert app.query_one(ToolCard).state.status == "running"
@@ -107,8 +101,7 @@ async def test_ctrl_c_clears_a_non_empty_prompt_before_it_counts_towards_quittin
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         prompt = app.query_one(PromptInput)
         prompt.load_text("half a thought")
         await pilot.press("ctrl+c")
@@ -139,8 +132,7 @@ async def test_quit_mid_stream_stops_the_mcp_servers(make_agent: MakeAgent, tmp_
     deps = h.agent.deps
     deps.mcp = create_mcp(deps.config, deps.tools, deps.commands, grants=deps.approvals.grants)
     assert deps.mcp is not None
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_until(pilot, lambda: children_running("mcp_server_time"), "the MCP server")
         await send(pilot, "talk")
         await wait_until(pilot, lambda: app.query(AssistantMessage), "the answer to stream")

@@ -9,10 +9,10 @@ from pathlib import Path
 from textual.widgets import Input, OptionList
 
 from agent_tui.sessions.resume import attach_app
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard
+from tests.ui.app_helpers import running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -29,8 +29,7 @@ async def _run_session(make_agent: MakeAgent, prompt: str, answer: str) -> str:
     """One app run of one turn (a plain answer); returns the session's id."""
     h = make_agent([{"text": answer}])
     start = attach_app(h.agent, cont=False, resume_id=None)
-    app = AgentApp(h.agent, session=start)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, prompt)
         await wait_idle(pilot)
     assert h.agent.recorder is not None
@@ -41,10 +40,9 @@ async def test_continue_draws_the_old_transcript_and_no_session_grant_comes_back
     make_agent: MakeAgent,
 ) -> None:
     first = make_agent([{"tool_calls": [_note_call("c1", "first-line")]}, {"text": "Wrote it."}])
-    app = AgentApp(first.agent, session=attach_app(first.agent, cont=False, resume_id=None))
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write the note")
-        await wait_screen(pilot, "ApprovalScreen")
+    start = attach_app(first.agent, cont=False, resume_id=None)
+    async with running_app(first.agent, session=start) as (app, pilot):
+        await send_to_approval(pilot, "write the note")
         await pilot.press("s")  # allow write_note for this session
         await wait_idle(pilot)
     said = list(first.agent.conversation.messages)
@@ -52,8 +50,7 @@ async def test_continue_draws_the_old_transcript_and_no_session_grant_comes_back
     second = make_agent([{"tool_calls": [_note_call("c2", "second-line")]}, {"text": "Again."}])
     start = attach_app(second.agent, cont=True, resume_id=None)
     assert start.loaded is not None
-    app = AgentApp(second.agent, session=start)
-    async with app.run_test(size=(100, 40)) as pilot:
+    async with running_app(second.agent, session=start, size=(100, 40)) as (app, pilot):
         await pilot.pause()
         assert [m.to_dict() for m in second.agent.conversation.messages] == [
             m.to_dict() for m in said
@@ -79,8 +76,8 @@ async def test_resume_command_picks_a_session_by_search(make_agent: MakeAgent) -
     alpha = await _run_session(make_agent, "alpha topic", "about alpha")
     await _run_session(make_agent, "beta topic", "about beta")
     h = make_agent([{"text": "back on alpha"}])
-    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=None))
-    async with app.run_test(size=(100, 32)) as pilot:
+    start = attach_app(h.agent, cont=False, resume_id=None)
+    async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, "/resume")
         await wait_screen(pilot, "SessionPickerScreen")
         options = app.screen.query_one(OptionList)
@@ -116,8 +113,7 @@ async def test_resume_from_another_folder_asks_first(make_agent: MakeAgent, tmp_
         h = make_agent([])
         start = attach_app(h.agent, cont=False, resume_id=saved)
         assert start.other is not None and start.loaded is None
-        app = AgentApp(h.agent, session=start)
-        async with app.run_test(size=(100, 32)) as pilot:
+        async with running_app(h.agent, session=start) as (app, pilot):
             await wait_screen(pilot, "OtherWorkspaceScreen")
             await pilot.press(answer)
             await pilot.pause()
@@ -172,8 +168,7 @@ async def test_a_long_session_draws_its_last_turns_and_earlier_ones_on_demand(
     _record_turns(h.workspace, turns)
     start = attach_app(h.agent, cont=True, resume_id=None)
     assert start.loaded is not None and len(h.agent.conversation.messages) == 4 * turns
-    app = AgentApp(h.agent, session=start)
-    async with app.run_test(size=(100, 40)) as pilot:
+    async with running_app(h.agent, session=start, size=(100, 40)) as (app, pilot):
         await pilot.pause()
         shown = [u.text for u in app.query(UserMessage)]
         assert shown == [f"question {n}" for n in range(3, turns)]
@@ -195,19 +190,17 @@ async def test_a_denied_call_and_a_notice_are_drawn_again_on_resume(make_agent: 
             {"text": ""},  # an empty answer: the agent says so in a notice
         ]
     )
-    app = AgentApp(first.agent, session=attach_app(first.agent, cont=False, resume_id=None))
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write it")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("n")
+    start = attach_app(first.agent, cont=False, resume_id=None)
+    async with running_app(first.agent, session=start) as (app, pilot):
+        await send_to_approval(pilot, "write it", "n")
         await pilot.press("enter")  # no reason
         await wait_idle(pilot)
         live = [str(n.render()) for n in app.query(Note)]
     assert any("empty answer" in text for text in live)
 
     second = make_agent([])
-    app = AgentApp(second.agent, session=attach_app(second.agent, cont=True, resume_id=None))
-    async with app.run_test(size=(100, 32)) as pilot:
+    start = attach_app(second.agent, cont=True, resume_id=None)
+    async with running_app(second.agent, session=start) as (app, pilot):
         await pilot.pause()
         [card] = list(app.query(ToolCard))
         assert card.state.status == "denied"
@@ -221,8 +214,7 @@ async def test_resume_without_an_id_opens_the_picker_at_start(make_agent: MakeAg
     h = make_agent([])
     start = attach_app(h.agent, cont=False, resume_id="")
     assert start.pick
-    app = AgentApp(h.agent, session=start)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent, session=start) as (app, pilot):
         await wait_screen(pilot, "SessionPickerScreen")
         await pilot.press("enter")
         await wait_until(pilot, lambda: h.agent.conversation.messages, "the session to load")
@@ -235,8 +227,8 @@ async def test_a_title_is_shown_as_typed_never_as_markup_or_control_codes(
     title = "[bold red]loud[/] \x1b[2Jwiped [link=http://x]y[/link]"
     await _run_session(make_agent, title, "ok")
     h = make_agent([])
-    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=""))
-    async with app.run_test(size=(120, 32)) as pilot:
+    start = attach_app(h.agent, cont=False, resume_id="")
+    async with running_app(h.agent, session=start, size=(120, 32)) as (app, pilot):
         await wait_screen(pilot, "SessionPickerScreen")
         label = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
         assert "[bold red]loud[/]" in label and "[link=http://x]" in label
@@ -247,14 +239,11 @@ async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: M
     import json
 
     h = make_agent([{"text": "before"}, {"text": "after"}])
-    app = AgentApp(h.agent, session=attach_app(h.agent, cont=False, resume_id=None))
-    async with app.run_test(size=(100, 32)) as pilot:
+    start = attach_app(h.agent, cont=False, resume_id=None)
+    async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, "old topic")
         await wait_idle(pilot)
-        await send(pilot, "/clear")
-        await wait_screen(pilot, "ConfirmClearScreen")
-        await pilot.press("y")
-        await wait_idle(pilot)
+        await send_clear(pilot, "y")
         assert h.agent.recorder is not None
         path = h.agent.recorder.writer.path
         last = json.loads(path.read_text().splitlines()[-1])
@@ -262,8 +251,8 @@ async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: M
         await send(pilot, "new topic")
         await wait_idle(pilot)
     again = make_agent([])
-    app = AgentApp(again.agent, session=attach_app(again.agent, cont=True, resume_id=None))
-    async with app.run_test(size=(100, 32)) as pilot:
+    start = attach_app(again.agent, cont=True, resume_id=None)
+    async with running_app(again.agent, session=start) as (app, pilot):
         await pilot.pause()
         assert [m.text for m in again.agent.conversation.messages] == ["new topic", "after"]
         assert [u.text for u in app.query(UserMessage)] == ["new topic"]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Label
 
 from agent_tui import events as ev
@@ -18,6 +19,7 @@ from agent_tui.ui.widgets.notes import MarkdownNote, UserMessage
 from tests.agent.conftest import FAKE_KEY_ENV
 from tests.checkpoints.conftest import git_refs, make_repo, tree_state
 from tests.fakes.llm_server import FakeLLM
+from tests.ui.app_helpers import send_clear, send_turns
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
 
@@ -85,6 +87,11 @@ def notes_text(app: AgentApp) -> str:
     return "\n".join(note.text for note in app.query(MarkdownNote))  # type: ignore[attr-defined]
 
 
+async def open_rewind(pilot: Pilot[object]) -> None:
+    await send(pilot, "/rewind")
+    await wait_screen(pilot, "RewindScreen")
+
+
 @pytest.mark.parametrize("answer", ["k", "o", "escape"])
 async def test_undo_asks_about_a_file_edited_by_hand_and_never_clobbers_it_silently(
     workspace: Path, answer: str
@@ -127,12 +134,8 @@ async def test_rewind_conversation_drops_the_turns_from_the_request_and_puts_the
     with FakeLLM(script) as fake:
         app, published = app_for(workspace, fake)
         async with app.run_test(size=(110, 36)) as pilot:
-            await send(pilot, "first prompt")
-            await wait_idle(pilot)
-            await send(pilot, "second prompt")
-            await wait_idle(pilot)
-            await send(pilot, "/rewind")
-            await wait_screen(pilot, "RewindScreen")
+            await send_turns(pilot, "first prompt", "second prompt")
+            await open_rewind(pilot)
             await pilot.press("v")  # the newest prompt is highlighted: conversation only
             await wait_idle(pilot)
             prompt = app.query_one("PromptInput")
@@ -164,12 +167,8 @@ async def test_rewind_both_restores_the_code_and_the_conversation_from_an_earlie
         app, published = app_for(workspace, fake)
         before, refs = tree_state(workspace), git_refs(workspace)
         async with app.run_test(size=(110, 36)) as pilot:
-            await send(pilot, "first prompt")
-            await wait_idle(pilot)
-            await send(pilot, "second prompt")
-            await wait_idle(pilot)
-            await send(pilot, "/rewind")
-            await wait_screen(pilot, "RewindScreen")
+            await send_turns(pilot, "first prompt", "second prompt")
+            await open_rewind(pilot)
             await pilot.press("down")  # the older prompt
             await pilot.press("b")
             await wait_until(
@@ -198,18 +197,11 @@ async def test_rewind_redraws_a_conversation_the_app_did_not_draw_from_its_messa
     with FakeLLM(script) as fake:
         app, _published = app_for(workspace, fake)
         async with app.run_test(size=(110, 36)) as pilot:
-            await send(pilot, "first prompt")
-            await wait_idle(pilot)
-            await send(pilot, "second prompt")
-            await wait_idle(pilot)
-            await send(pilot, "/clear")
-            await wait_screen(pilot, "ConfirmClearScreen")
-            await pilot.press("y")
-            await wait_idle(pilot)
+            await send_turns(pilot, "first prompt", "second prompt")
+            await send_clear(pilot, "y")
             await send(pilot, "/undo-clear")
             await wait_idle(pilot)
-            await send(pilot, "/rewind")
-            await wait_screen(pilot, "RewindScreen")
+            await open_rewind(pilot)
             await pilot.press("v")
             await wait_idle(pilot)
             assert [m.text for m in app.query(UserMessage)] == ["first prompt"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from agent_tui.conversation import ToolResultBlock
 from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import deny_with_reason, running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
@@ -22,13 +23,9 @@ async def test_deny_reason_reaches_the_model_as_a_sentence_before_do_not_retry(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"tool_calls": [NOTE_CALL]}, {"text": "ok"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("n")
-        await pilot.press(*"not today")
-        await pilot.press("enter")
+    async with running_app(h.agent) as (app, pilot):
+        await send_to_approval(pilot, "write a note")
+        await deny_with_reason(pilot, "not today")
         await wait_idle(pilot)
     (content,) = sent_tool_results(h.provider)
     assert "Their reason: not today. Do not retry" in content
@@ -36,8 +33,7 @@ async def test_deny_reason_reaches_the_model_as_a_sentence_before_do_not_retry(
 
 async def test_tool_picker_escape_cancels_and_enter_saves(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         for key in ("escape", "enter"):
             await pilot.press("ctrl+t")
             await wait_screen(pilot, "ToolPickerScreen")
@@ -59,14 +55,10 @@ def entry_texts(app: AgentApp) -> list[str]:
 
 async def test_clear_asks_first_and_n_keeps_the_conversation(make_agent: MakeAgent) -> None:
     h = make_agent([{"text": "hello"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
-        await send(pilot, "/clear")
-        await wait_screen(pilot, "ConfirmClearScreen")
-        await pilot.press("n")
-        await wait_idle(pilot)
+        await send_clear(pilot, "n")
         assert [m.role for m in h.agent.conversation.messages] == ["user", "assistant"]
         assert entry_texts(app)[:2] == ["hi", "hello"]
         assert entry_texts(app)[-1] == "Kept the conversation."
@@ -76,14 +68,10 @@ async def test_undo_clear_brings_back_messages_and_transcript_and_undoes_itself(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([{"text": "hello"}, {"text": "fresh answer"}, {"text": "old context seen"}])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "hi")
         await wait_idle(pilot)
-        await send(pilot, "/new")
-        await wait_screen(pilot, "ConfirmClearScreen")
-        await pilot.press("y")
-        await wait_idle(pilot)
+        await send_clear(pilot, "y", "/new")
         assert h.agent.conversation.messages == []
         assert "/undo-clear" in entry_texts(app)[-1] and "2 messages" in entry_texts(app)[-1]
         await send(pilot, "new topic")
@@ -107,8 +95,7 @@ async def test_undo_clear_brings_back_messages_and_transcript_and_undoes_itself(
 
 async def test_clear_of_an_empty_conversation_does_not_ask(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await send(pilot, "/clear")
         await wait_idle(pilot)
         assert app.screen is app.screen_stack[0]
@@ -128,8 +115,7 @@ def palette_hits(app: AgentApp) -> list[str]:
 
 async def test_command_palette_lists_slash_commands_and_runs_one(make_agent: MakeAgent) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press("ctrl+p")
         await wait_screen(pilot, "CommandPalette")
         await pilot.press(*"tools")
@@ -146,8 +132,7 @@ async def test_command_palette_puts_a_command_needing_arguments_in_the_prompt(
     make_agent: MakeAgent,
 ) -> None:
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await pilot.press("ctrl+p")
         await wait_screen(pilot, "CommandPalette")
         await pilot.press(*"workspace fix")

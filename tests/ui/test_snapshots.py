@@ -11,8 +11,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen
+from tests.ui.helpers import wait_idle, wait_screen
 
 SIZE = (100, 32)
 NOTE_CALL = {"id": "call_1", "name": "write_note", "input": {"path": "notes.txt", "content": "hi"}}
@@ -50,9 +51,7 @@ def test_chat_with_tool_cards(snap_compare: Any, make_agent: MakeAgent) -> None:
 
     async def run_before(pilot: Pilot[Any]) -> None:
         _steady(pilot)
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+        await send_to_approval(pilot, "write a note", "y")
         await wait_idle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
@@ -69,8 +68,7 @@ def test_approval_modal_with_diff(snap_compare: Any, make_agent: MakeAgent) -> N
 
     async def run_before(pilot: Pilot[Any]) -> None:
         _steady(pilot)
-        await send(pilot, "write a note")
-        await wait_screen(pilot, "ApprovalScreen")
+        await send_to_approval(pilot, "write a note")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -12,8 +12,8 @@ from typing import Any
 from textual.pilot import Pilot
 
 from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_screen
 
 SIZE = (80, 24)
 COMMAND = (
@@ -29,8 +29,7 @@ def _app(make_agent: MakeAgent, call: dict[str, Any]) -> AgentApp:
 
 async def _open(pilot: Pilot[Any]) -> None:
     pilot.app.query_one("PromptInput").cursor_blink = False  # type: ignore[attr-defined]
-    await send(pilot, "do it")
-    await wait_screen(pilot, "ApprovalScreen")
+    await send_to_approval(pilot, "do it")
     await pilot.pause()
 
 

@@ -10,8 +10,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from agent_tui.ui.app import AgentApp
+from tests.ui.app_helpers import send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen
+from tests.ui.helpers import wait_idle, wait_screen
 
 SIZE = (100, 32)
 
@@ -45,9 +46,7 @@ def test_failed_and_denied_command_cards(snap_compare: Any, make_agent: MakeAgen
 
     async def run_before(pilot: Pilot[Any]) -> None:
         pilot.app.query_one("PromptInput").cursor_blink = False  # type: ignore[attr-defined]
-        await send(pilot, "list and clean")
-        await wait_screen(pilot, "ApprovalScreen")
-        await pilot.press("y")
+        await send_to_approval(pilot, "list and clean", "y")
         await wait_screen(pilot, "ApprovalScreen")
         await pilot.press("escape", "escape")
         await wait_idle(pilot)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent_tui.ui.app import AgentApp
 from agent_tui.ui.prompt_history import history_path
 from agent_tui.ui.widgets.notes import Note
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_idle, wait_until
 
@@ -22,8 +22,7 @@ async def test_damaged_tool_picker_and_history_files_are_moved_aside_with_a_note
     history = history_path(h.workspace)
     history.parent.mkdir(parents=True)
     history.write_bytes(b'"first"\n"\xfe"\n')
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
 
         def damaged() -> list[str]:
             return [n.text for n in app.query(Note) if "was damaged" in n.text]

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from agent_tui.build import build_agent
-from agent_tui.config import load_config
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.subagent_card import SubagentCard
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.fakes.llm_server import FakeLLM
+from tests.ui.app_helpers import fake_anthropic_config, running_app
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
 WRITER = "---\nname: writer\ndescription: writes files\ntools: Write\n---\nYou write files.\n"
@@ -21,9 +21,6 @@ WRITER = "---\nname: writer\ndescription: writes files\ntools: Write\n---\nYou w
 async def test_nested_card_appears_asks_for_approval_and_collapses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
 ) -> None:
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     workspace = tmp_path / "ws"
     (workspace / ".agent" / "agents").mkdir(parents=True)
     (workspace / ".agent" / "agents" / "writer.md").write_text(WRITER)
@@ -40,12 +37,8 @@ async def test_nested_card_appears_asks_for_approval_and_collapses(
             {"text": "All done."},
         ]
     )
-    layer = {"model": {"provider": "anthropic", "name": "claude-x", "base_url": fake_llm.url}}
-    config = load_config(
-        workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=tmp_path / "no-rc"
-    )
-    app = AgentApp(build_agent(config))
-    async with app.run_test(size=(100, 40)) as pilot:
+    config = fake_anthropic_config(tmp_path, monkeypatch, fake_llm, workspace)
+    async with running_app(build_agent(config), size=(100, 40)) as (app, pilot):
         await send(pilot, "delegate")
         # The nested create_file asks through the same dialog as a top-level call.
         await wait_screen(pilot, "ApprovalScreen")
@@ -69,9 +62,6 @@ async def test_nested_card_appears_asks_for_approval_and_collapses(
 async def test_escape_cancels_the_sub_run_and_the_conversation_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
 ) -> None:
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     workspace = tmp_path / "ws"
     (workspace / ".agent" / "agents").mkdir(parents=True)
     (workspace / ".agent" / "agents" / "runner.md").write_text(
@@ -89,10 +79,7 @@ async def test_escape_cancels_the_sub_run_and_the_conversation_goes_on(
             {"text": "after"},
         ]
     )
-    layer = {"model": {"provider": "anthropic", "name": "claude-x", "base_url": fake_llm.url}}
-    config = load_config(
-        workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=tmp_path / "no-rc"
-    )
+    config = fake_anthropic_config(tmp_path, monkeypatch, fake_llm, workspace)
     app = AgentApp(build_agent(config, yolo=True))
 
     def nested_running() -> bool:

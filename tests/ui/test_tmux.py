@@ -14,11 +14,12 @@ from tests.helpers import missing
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_tmux_prompt_approve_and_answer() -> None:
+def run_tmux_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``scripts/SCRIPT ARGS`` with bash, from a bare environment (tmux must be installed)."""
     if shutil.which("tmux") is None:
         missing("tmux is not installed")
-    proc = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "tmux_check.sh")],
+    return subprocess.run(
+        ["bash", str(ROOT / "scripts" / script), *args],
         cwd=ROOT,
         env={
             "PATH": "/usr/bin:/bin:/usr/local/bin",
@@ -30,6 +31,10 @@ def test_tmux_prompt_approve_and_answer() -> None:
         timeout=180,
         check=False,
     )
+
+
+def test_tmux_prompt_approve_and_answer() -> None:
+    proc = run_tmux_script("tmux_check.sh")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux check: OK" in proc.stdout
 
@@ -37,42 +42,14 @@ def test_tmux_prompt_approve_and_answer() -> None:
 @pytest.mark.parametrize("moment", ["stream", "dialog", "tool"])
 def test_tmux_quit_mid_turn_exits_0_without_a_traceback(moment: str) -> None:
     """Ctrl+C twice while text streams, a dialog is open or a command runs (issue 11 §5)."""
-    if shutil.which("tmux") is None:
-        missing("tmux is not installed")
-    proc = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "tmux_quit_check.sh"), moment],
-        cwd=ROOT,
-        env={
-            "PATH": "/usr/bin:/bin:/usr/local/bin",
-            "PYTHON": sys.executable,
-            "TERM": "xterm-256color",
-        },
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    proc = run_tmux_script("tmux_quit_check.sh", moment)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux quit check: OK" in proc.stdout
 
 
 def test_tmux_at_path_mention_completes_and_attaches() -> None:
     """``@ldr`` + Tab completes to the file; sent, the file is attached (issue 17 §4)."""
-    if shutil.which("tmux") is None:
-        missing("tmux is not installed")
-    proc = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "tmux_mention_check.sh")],
-        cwd=ROOT,
-        env={
-            "PATH": "/usr/bin:/bin:/usr/local/bin",
-            "PYTHON": sys.executable,
-            "TERM": "xterm-256color",
-        },
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    proc = run_tmux_script("tmux_mention_check.sh")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux mention check: OK" in proc.stdout
 

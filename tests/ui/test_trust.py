@@ -17,6 +17,7 @@ from agent_tui.ui.screens.trust import gated_settings
 from agent_tui.ui.widgets.notes import MarkdownNote, Note
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.mcp.conftest import DYNAMIC_SERVER
+from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import screen_name, send, wait_idle, wait_screen, wait_until
 
@@ -53,8 +54,7 @@ async def test_asked_once_yes_applies_auto_approve_at_once(
     (tmp_path / "ws" / ".agentrc").write_text(AUTO_APPROVE, encoding="utf-8")
     h = make_agent(script(1))
     assert h.agent.deps.config.ignored_untrusted == ("tools",)
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_screen(pilot, "TrustScreen")
         shown = str(app.screen.query_one("#settings Static", Static).content)
         assert shown == "tools.auto_approve = true"
@@ -81,8 +81,7 @@ async def test_asked_once_yes_applies_auto_approve_at_once(
 async def test_no_keeps_asking_and_is_remembered(make_agent: MakeAgent, tmp_path: Path) -> None:
     (tmp_path / "ws" / ".agentrc").write_text(AUTO_APPROVE, encoding="utf-8")
     h = make_agent(script(1))
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_screen(pilot, "TrustScreen")
         await pilot.press("n")
         await wait_until(pilot, lambda: screen_name(pilot) != "TrustScreen", "the answer")
@@ -110,8 +109,7 @@ async def test_escape_decides_later_and_stores_nothing(
 ) -> None:
     (tmp_path / "ws" / ".agentrc").write_text(AUTO_APPROVE, encoding="utf-8")
     h = make_agent([])
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_screen(pilot, "TrustScreen")
         await pilot.press("escape")
         await wait_until(pilot, lambda: screen_name(pilot) != "TrustScreen", "the modal to close")
@@ -123,8 +121,7 @@ async def test_trust_command_applies_at_once_and_keeps_session_grants(
 ) -> None:
     (tmp_path / "ws" / ".agentrc").write_text(AUTO_APPROVE, encoding="utf-8")
     h = make_agent(script(2))
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_screen(pilot, "TrustScreen")
         await pilot.press("escape")
         await send(pilot, "write")
@@ -217,8 +214,7 @@ async def test_a_broken_mcp_json_is_reported_and_nothing_changes(
     deps = h.agent.deps
     deps.mcp = create_mcp(deps.config, deps.tools, deps.commands)  # untrusted: file not read
     config = deps.config
-    app = AgentApp(h.agent)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with running_app(h.agent) as (app, pilot):
         await wait_screen(pilot, "TrustScreen")
         await pilot.press("y")
         await wait_until(
