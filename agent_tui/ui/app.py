@@ -55,6 +55,7 @@ logger = logging.getLogger(__name__)
 
 APP_TITLE = "agent-tui"
 THEMES = {"dark": "textual-dark", "light": "textual-light"}  # [ui] theme in .agentrc
+DEFAULT_CLOCK: Callable[[], float] = time.monotonic
 
 
 def short_path(path: Path) -> str:
@@ -123,8 +124,9 @@ class AgentApp(App[int]):
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
         self.completer = Completer(agent)
-        # Monotonic seconds for running cards' elapsed time and /terminals; tests freeze it.
-        self.clock: Callable[[], float] = time.monotonic
+        # Monotonic seconds for the status bar's and running cards' elapsed time and /terminals;
+        # tests freeze it (snapshots through DEFAULT_CLOCK).
+        self.clock: Callable[[], float] = DEFAULT_CLOCK
         self.quit_flow = QuitFlow(self)
         self.clear_flow = ClearFlow(self)
         self.rewind_flow = RewindFlow(self)

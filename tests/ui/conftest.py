@@ -133,9 +133,7 @@ def make_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MakeAgent:
 def _frozen_status_clock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Snapshots show the status bar's elapsed times as 0s, however slow the machine is."""
     if "snap_compare" in request.fixturenames:
-        from agent_tui.ui.widgets.status_bar import StatusBar
-
-        monkeypatch.setattr(StatusBar, "clock", staticmethod(lambda: 1000.0))
+        monkeypatch.setattr("agent_tui.ui.app.DEFAULT_CLOCK", lambda: 1000.0)
 
 
 @pytest.fixture

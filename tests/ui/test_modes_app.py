@@ -189,8 +189,8 @@ async def test_the_running_turn_shows_its_elapsed_time(
     fake_llm.set_script([{"text": "One. Two. Three."}])
     fake_llm.hold_after = 6  # answering, then held: working, not waiting
     now = [100.0]
-    monkeypatch.setattr(StatusBar, "clock", staticmethod(lambda: now[0]))
     app = make_app(tmp_path, monkeypatch, fake_llm)
+    app.clock = lambda: now[0]
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "hi")
         await wait_until(pilot, lambda: "working" in bar(app), "the answer streaming")

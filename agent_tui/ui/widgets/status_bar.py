@@ -3,8 +3,6 @@ when not the provider's own API), workspace, mode, and the session's tokens, cos
 
 from __future__ import annotations
 
-import time
-
 from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -12,6 +10,7 @@ from textual.widgets import Static
 
 from agent_tui.durations import elapsed_text
 from agent_tui.headless_wait import waiting_text
+from agent_tui.ui.terminal_tail import app_clock
 
 
 def compact_tokens(count: int) -> str:
@@ -67,7 +66,9 @@ class StatusBar(Static):
     _waiting_since = 0.0
     _busy_since = 0.0
     _ticker: Timer | None = None
-    clock = staticmethod(time.monotonic)  # tests pin it for snapshots
+
+    def clock(self) -> float:
+        return app_clock(self)()
 
     def watch_busy(self, busy: bool) -> None:
         # Redrawn each second while a turn runs, so its elapsed time moves.
