@@ -212,3 +212,30 @@ def test_accept_edits_writes_inside_the_workspace_and_still_asks_for_the_rest(
     got = results(fake_llm.requests[1])
     assert all("declined" in got[f"call_{n}"] for n in (2, 4, 5)), got
     assert "only paths inside it can be used" in got["call_3"]  # the tool itself refuses
+
+
+def test_plan_mode_asks_before_an_mcp_tool_only_its_server_calls_read_only(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    """A real MCP server: `shout` says readOnlyHint, `add_tool` does not. In plan mode neither
+    runs unasked (headless: denied); in ask mode the hinted one runs as before."""
+    import sys
+
+    from tests.mcp.conftest import DYNAMIC_SERVER
+
+    (ws.parent / "home" / ".agentrc").write_text(
+        f'[mcp.servers.dyn]\ncommand = "{sys.executable}"\nargs = ["{DYNAMIC_SERVER}"]\n'
+    )
+    shout = ("mcp_dyn_shout", {"text": "quiet"})
+    add = ("mcp_dyn_add_tool", {"name": "sneaky"})
+    fake_llm.set_script([calls(shout, add), {"text": "PLAN"}, calls(shout), {"text": "ok"}])
+
+    assert (
+        run(ws, fake_llm, "-p", "plan", "--mode", "plan", "--on-approval", "deny").returncode == 0
+    )
+    got = results(fake_llm.requests[1])
+    assert "declined" in got["call_0"] and "QUIET" not in got["call_0"]
+    assert "plan mode, only read-only tools run" in got["call_1"]
+
+    assert run(ws, fake_llm, "-p", "shout", "--on-approval", "deny").returncode == 0
+    assert "QUIET" in results(fake_llm.requests[3])["call_0"]

@@ -41,7 +41,7 @@ def shown_tail(card: ToolCard) -> str:
 
 
 def header(card: ToolCard) -> str:
-    return str(card.query_one(".header", Static).content)
+    return str(card.query_one(".header", Static).content).replace("\u00a0", " ")
 
 
 async def test_lines_printed_apart_stay_on_their_own_lines(make_agent: MakeAgent) -> None:

@@ -189,7 +189,8 @@ class ToolCard(Vertical):
         # Every string shown here comes from the model or a tool: control characters made visible.
         note = f" · {s.note}" if s.note else ""
         if self.live is not None and s.status == "running":
-            took = f" · {elapsed_text(self.live.elapsed())}"
+            # No-break spaces: a wrapped header keeps "· 12 s" together on one line.
+            took = " · " + elapsed_text(self.live.elapsed()).replace(" ", "\u00a0")
         self._header.update(f"{mark} {icon} {visible(s.message or s.name)}{code}{note}{took}")
         self._decided.update(visible(s.decided))
         self._decided.display = bool(s.decided)
