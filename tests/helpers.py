@@ -229,3 +229,17 @@ def serve_http(handler: type[BaseHTTPRequestHandler], path: str = "") -> Iterato
     finally:
         server.shutdown()
         server.server_close()
+
+
+def tool_results(request: Mapping[str, Any]) -> dict[str, str]:
+    """tool_use_id -> the result text an Anthropic-style request carries (text parts joined)."""
+    found = {}
+    for message in request["messages"]:
+        content = message.get("content")
+        for block in content if isinstance(content, list) else ():
+            if block.get("type") == "tool_result":
+                text = block["content"]
+                if isinstance(text, list):
+                    text = "".join(part.get("text", "") for part in text)
+                found[block["tool_use_id"]] = text
+    return found

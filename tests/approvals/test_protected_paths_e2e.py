@@ -19,6 +19,7 @@ import pytest
 from agent_tui.approvals.grants import GrantStore
 from agent_tui.approvals.types import Scope
 from tests.fakes.llm_server import FakeLLM
+from tests.helpers import tool_results
 
 EVERYTHING_ALLOWED = (
     '[tools.edits.auto_approve]\n"**" = true\n\n[tools.terminal.auto_approve]\n"echo" = true\n'
@@ -75,20 +76,6 @@ def _calls(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _tool_results(fake: FakeLLM) -> dict[str, str]:
-    """call id -> the tool result text the model received in the second request."""
-    results = {}
-    for message in fake.requests[1]["messages"]:
-        content = message.get("content")
-        for block in content if isinstance(content, list) else ():
-            if block.get("type") == "tool_result":
-                text = block["content"]
-                if isinstance(text, list):
-                    text = "".join(part.get("text", "") for part in text)
-                results[block["tool_use_id"]] = text
-    return results
-
-
 def test_protected_files_are_asked_for_under_an_allow_all_rule_and_grants(
     ws: Path, fake_llm: FakeLLM
 ) -> None:
@@ -102,7 +89,7 @@ def test_protected_files_are_asked_for_under_an_allow_all_rule_and_grants(
     assert (ws / "src/ok.txt").read_text() == "fine\n"  # the rule and grants do apply elsewhere
     for path in PROTECTED:
         assert not (ws / path).exists(), path
-    results = _tool_results(fake_llm)
+    results = tool_results(fake_llm.requests[1])
     for n in range(len(PROTECTED)):
         assert "declined to run this tool call" in results[f"call_{n}"]
     assert "is a protected path (`.mcp.json`)" in proc.stderr  # the headless line says why

@@ -18,7 +18,7 @@ from agent_tui.approvals.grants import GrantStore
 from agent_tui.approvals.types import Scope
 from agent_tui.modes.notes import PLAN_OFF, PLAN_ON
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import run_on_fake, tool_results
 
 ALLOW_ALL = (
     '[tools.edits.auto_approve]\n"**" = true\n\n[tools.terminal.auto_approve]\n"touch" = true\n'
@@ -38,13 +38,10 @@ def ws(tmp_path: Path) -> Path:
 
 
 def run(ws: Path, fake: FakeLLM, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "AGENT_TUI_STATE_DIR": str(ws.parent / "state"),
-        "HOME": str(ws.parent / "home"),
-        "ANTHROPIC_API_KEY": "sk-test",
-    }
-    flags = ["--provider", "anthropic", "--base-url", fake.url, "--model", "test-model"]
-    return run_cli(ws, *flags, *args, "--output-format", "json", env=env, timeout=60)
+    return run_on_fake(
+        ws, fake, *args, "--model", "test-model", "--output-format", "json",
+        home=ws.parent / "home", state=ws.parent / "state", timeout=60,
+    )  # fmt: skip
 
 
 def calls(*items: tuple[str, dict[str, Any]]) -> dict[str, Any]:
@@ -54,19 +51,6 @@ def calls(*items: tuple[str, dict[str, Any]]) -> dict[str, Any]:
             for n, (name, input) in enumerate(items)
         ]
     }
-
-
-def results(request: dict[str, Any]) -> dict[str, str]:
-    """tool_use_id -> the result text in ``request``."""
-    found = {}
-    for message in request["messages"]:
-        for block in message["content"] if isinstance(message["content"], list) else ():
-            if block.get("type") == "tool_result":
-                content = block["content"]
-                if isinstance(content, list):
-                    content = "".join(part.get("text", "") for part in content)
-                found[block["tool_use_id"]] = content
-    return found
 
 
 def user_texts(message: dict[str, Any]) -> list[str]:
@@ -112,7 +96,7 @@ def test_plan_mode_changes_nothing_whatever_allows_the_call(
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["result"] == "PLAN: 1. rename the greeting"
     assert tree(ws) == before  # nothing written, patched or touched
-    got = results(fake_llm.requests[1])
+    got = tool_results(fake_llm.requests[1])
     assert "print('hi')" in got["call_0"]  # read-only tools still run
     for n in range(1, len(WRITES) + 1):
         assert "plan mode, only read-only tools run" in got[f"call_{n}"], got[f"call_{n}"]
@@ -140,7 +124,7 @@ def test_plan_mode_holds_for_a_sub_agent_and_for_calls_written_as_text(
 
     assert proc.returncode == 0, proc.stderr
     assert tree(ws) == before
-    child_results = results(fake_llm.requests[2])
+    child_results = tool_results(fake_llm.requests[2])
     assert "plan mode, only read-only tools run" in child_results["call_0"]
 
 
@@ -209,7 +193,7 @@ def test_accept_edits_writes_inside_the_workspace_and_still_asks_for_the_rest(
     assert not outside.exists()
     assert not (ws / ".git").exists()
     assert not (ws / "src/touched").exists()  # commands still ask
-    got = results(fake_llm.requests[1])
+    got = tool_results(fake_llm.requests[1])
     assert all("declined" in got[f"call_{n}"] for n in (2, 4, 5)), got
     assert "only paths inside it can be used" in got["call_3"]  # the tool itself refuses
 
@@ -233,9 +217,9 @@ def test_plan_mode_asks_before_an_mcp_tool_only_its_server_calls_read_only(
     assert (
         run(ws, fake_llm, "-p", "plan", "--mode", "plan", "--on-approval", "deny").returncode == 0
     )
-    got = results(fake_llm.requests[1])
+    got = tool_results(fake_llm.requests[1])
     assert "declined" in got["call_0"] and "QUIET" not in got["call_0"]
     assert "plan mode, only read-only tools run" in got["call_1"]
 
     assert run(ws, fake_llm, "-p", "shout", "--on-approval", "deny").returncode == 0
-    assert "QUIET" in results(fake_llm.requests[3])["call_0"]
+    assert "QUIET" in tool_results(fake_llm.requests[3])["call_0"]
