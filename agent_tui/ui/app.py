@@ -252,6 +252,7 @@ class AgentApp(App[int]):
         self.completer.files = list_files(self.workspace)
 
     def on_key(self, event: events.Key) -> None:
+        self.mode_flow.typed_over_offer(event)  # typing answers "keep planning"
         type_into_prompt(self, event)  # keys no widget used: typed text goes back to the prompt
 
     @on(PromptInput.Changed)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.worker import WorkerState
 
 from agent_tui import events as ev
@@ -49,6 +50,15 @@ class ModeFlow:
         await self.app.query(PlanOffer).remove()
         self.app.query_one(Composer).display = True
         self.app.prompt_input.focus()
+
+    def typed_over_offer(self, event: events.Key) -> None:
+        """A printable key no option took, with the offer up: the user is saying what to change.
+        The offer goes (still in plan mode) and the key goes on to the prompt."""
+        if event.key in self.app.active_bindings:
+            return  # 1, 2, 3: the offer's own keys
+        if self.offered and event.is_printable and event.character:
+            self.app.query(PlanOffer).remove()
+            self.app.query_one(Composer).display = True
 
     def turn_finished(self, finished: ev.TurnFinished | None) -> None:
         """Called as a turn's worker ends: did it end with a plan?"""

@@ -201,3 +201,22 @@ async def test_the_running_turn_shows_its_elapsed_time(
         fake_llm.release.set()
         await wait_idle(pilot)
         assert "○ ready" in bar(app) and "1 min 15 s" not in bar(app)
+
+
+async def test_typing_over_the_offer_keeps_planning_with_what_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "PLAN A"}, {"text": "PLAN B"}])
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.agent.deps.approvals.modes.set(Mode.PLAN)
+        await send(pilot, "plan")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
+        await pilot.press(*"fewer steps")
+        await pilot.pause()
+        assert not app.query(PlanOffer) and app.query_one(Composer).display
+        assert app.prompt_input.text == "fewer steps" and app.prompt_input.has_focus
+        assert app.agent.deps.approvals.modes.current is Mode.PLAN
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the next plan's offer")
+        assert texts(fake_llm.requests[1]["messages"][-1]) == ["fewer steps"]
