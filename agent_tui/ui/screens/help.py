@@ -28,7 +28,7 @@ KEYS = (
     ("Shift+Tab", "mode: ask → accept edits (edits in the workspace run) → plan (read-only)"),
     (
         "1 / 2 / Esc after a plan",
-        "carry it out (in the mode before plan mode, or the other) / keep planning",
+        "carry it out (in the mode before plan mode, or the other) / keep planning (or type)",
     ),
     ("!command", "run a shell command yourself; its output goes with the next prompt"),
     ("@path", "attach a workspace file (Tab completes participants and files)"),
