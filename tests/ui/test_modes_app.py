@@ -220,3 +220,27 @@ async def test_typing_over_the_offer_keeps_planning_with_what_is_typed(
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.query(PlanOffer), "the next plan's offer")
         assert texts(fake_llm.requests[1]["messages"][-1]) == ["fewer steps"]
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {"text": "never", "fault": {"status": 401}},  # an error: nothing was planned
+        {"text": ""},  # an empty answer
+        {"text": "PLAN, cut", "stop_reason": "max_tokens"},  # cut: Continue asks for the rest
+    ],
+    ids=["error", "empty", "cut"],
+)
+async def test_no_plan_offer_after_a_turn_that_did_not_end_with_a_plan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM, turn: dict[str, Any]
+) -> None:
+    fake_llm.set_script([turn])
+    app = make_app(tmp_path, monkeypatch, fake_llm)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.agent.deps.approvals.modes.set(Mode.PLAN)
+        await send(pilot, "plan")
+        await wait_idle(pilot)
+        await pilot.pause()
+        assert len(fake_llm.requests) == 1
+        assert not app.query(PlanOffer) and app.query_one(Composer).display
+        assert app.prompt_input.has_focus
