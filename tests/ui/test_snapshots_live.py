@@ -32,7 +32,7 @@ def run_call(command: str, call_id: str, background: bool = False) -> dict[str, 
 def test_running_command_card(snap_compare: Any, make_agent: MakeAgent) -> None:
     """Reviewer should see: a card "… $ Running `for i in 1 2 3 4 5 6 7; do …` · 12 s" allowed by
     --yolo, then the last five lines of its output, "step 3" to "step 7", one per line; the
-    status bar says the turn runs.
+    status bar says "● working 12 s", as the card.
     """
     command = f'for i in 1 2 3 4 5 6 7; do echo "step $i"; done; {HOLD}'
     h = make_agent([{"tool_calls": [run_call(command, "t1")]}, {"text": "done"}], builtin=True)
@@ -51,6 +51,8 @@ def test_running_command_card(snap_compare: Any, make_agent: MakeAgent) -> None:
         clock.now += 12.3
         tail = card.query_one(".tail", Static)
         await wait_until(pilot, lambda: "step 7" in str(tail.content), "the redraw")
+        app.status.refresh()  # the bar redraws on a 1 s timer; the frozen clock has moved now
+        await pilot.pause()
 
     try:
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
