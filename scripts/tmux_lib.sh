@@ -35,10 +35,11 @@ wait_for() {
     done
 }
 
-# start_scripted_app: agent-tui in a 100x30 pane on the scripted provider ($work/script.json),
-# in $work/ws with HOME and the state dir in $work; at exit the pane shows AGENT-TUI-EXITED <code>.
+# start_scripted_app [COLUMNS ROWS]: agent-tui in a pane (default 100x30) on the scripted provider
+# ($work/script.json), in $work/ws with HOME and the state dir in $work; at exit the pane shows
+# AGENT-TUI-EXITED <code>.
 start_scripted_app() {
-    tm new-session -d -s "$session" -x 100 -y 30 \
+    tm new-session -d -s "$session" -x "${1:-100}" -y "${2:-30}" \
         "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' \
          PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
          ; echo AGENT-TUI-EXITED \$?; sleep 60"

@@ -25,10 +25,7 @@ words=$(printf 'STREAMING %.0s' $(seq 1 150))
 printf '[%s, {"text": "PLAN-TEXT: create new.txt"}, %s, {"text": "BUILT-IT"}, {"text": "%s"}, {"text": "QUEUED-ANSWER"}]\n' \
     "$(create c1 planned)" "$(create c2 built)" "$words" >"$work/script.json"
 
-tm new-session -d -s "$session" -x "$cols" -y "$rows" \
-    "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' \
-     PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
-     ; echo AGENT-TUI-EXITED \$?; sleep 60"
+start_scripted_app "$cols" "$rows"
 
 wait_for "Ask anything" "the app's first frame"
 wait_for "mode: ask" "the mode in the status bar"

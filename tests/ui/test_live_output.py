@@ -7,6 +7,9 @@ holds itself open until the test creates ``release`` in the workspace.
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from agent_tui.ui.app import AgentApp
@@ -44,21 +47,27 @@ def header(card: ToolCard) -> str:
     return str(card.query_one(".header", Static).content).replace("\u00a0", " ")
 
 
+async def command_card(pilot: Pilot[Any], prompt: str) -> ToolCard:
+    """Send ``prompt`` and return the card of the command the model runs for it."""
+    await send(pilot, prompt)
+    await wait_until(pilot, lambda: pilot.app.query(ToolCard), "the card")
+    return pilot.app.query_one(ToolCard)
+
+
+def tail_after_a_tick(card: ToolCard, clock: FrozenClock) -> str:
+    """The tail as drawn once the clock has moved one redraw interval (each look lets it redraw)."""
+    clock.now += REDRAW_INTERVAL_S
+    return shown_tail(card)
+
+
 async def test_lines_printed_apart_stay_on_their_own_lines(make_agent: MakeAgent) -> None:
     # Each line its own chunk of output: the card used to run them together ("line 1line 2").
     h = command_agent(make_agent, f"for i in 1 2 3; do echo line $i; sleep 0.05; done; {HOLD}")
     app = AgentApp(h.agent)
     clock = app.clock = FrozenClock()
     async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "count")
-        await wait_until(pilot, lambda: app.query(ToolCard), "the card")
-        card = app.query_one(ToolCard)
-
-        def drawn_later() -> str:
-            clock.now += REDRAW_INTERVAL_S  # each look lets the card redraw
-            return shown_tail(card)
-
-        await wait_until(pilot, lambda: "line 3" in drawn_later(), "the third line")
+        card = await command_card(pilot, "count")
+        await wait_until(pilot, lambda: "line 3" in tail_after_a_tick(card, clock), "line 3")
         assert shown_tail(card).splitlines() == ["line 1", "line 2", "line 3"]
         (h.workspace / "release").touch()
         await wait_idle(pilot)
@@ -74,9 +83,7 @@ async def test_running_card_shows_the_last_lines_and_the_elapsed_time(
     app = AgentApp(h.agent)
     clock = app.clock = FrozenClock()
     async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "count")
-        await wait_until(pilot, lambda: app.query(ToolCard), "the card")
-        card = app.query_one(ToolCard)
+        card = await command_card(pilot, "count")
         await wait_until(pilot, lambda: header(card).endswith("· 0 s"), "the elapsed time")
         assert "Running `for i in" in header(card)
         live = card.live
@@ -112,9 +119,7 @@ async def test_a_burst_of_output_is_drawn_at_most_once_per_interval(make_agent: 
     app = AgentApp(h.agent)
     clock = app.clock = FrozenClock()
     async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "burst")
-        await wait_until(pilot, lambda: app.query(ToolCard), "the card")
-        card = app.query_one(ToolCard)
+        card = await command_card(pilot, "burst")
         await wait_until(pilot, lambda: card.live is not None, "the command to start")
         live = card.live
         assert live is not None
@@ -149,15 +154,10 @@ async def test_escape_sequences_in_the_output_show_visibly_in_the_tail(
     app = AgentApp(h.agent)
     clock = app.clock = FrozenClock()
     async with app.run_test(size=(100, 32)) as pilot:
-        await send(pilot, "print")
-        await wait_until(pilot, lambda: app.query(ToolCard), "the card")
-        card = app.query_one(ToolCard)
-
-        def drawn_later() -> str:
-            clock.now += REDRAW_INTERVAL_S
-            return shown_tail(card)
-
-        await wait_until(pilot, lambda: drawn_later().count("\n") == 4, "the whole tail")
+        card = await command_card(pilot, "print")
+        await wait_until(
+            pilot, lambda: tail_after_a_tick(card, clock).count("\n") == 4, "the whole tail"
+        )
         assert shown_tail(card).splitlines() == [
             "a␛]0;pwned␇b",
             "c␛[2Kd",

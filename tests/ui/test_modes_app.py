@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from agent_tui.build import build_agent
-from agent_tui.config import load_config
 from agent_tui.modes import Mode
 from agent_tui.modes.notes import PLAN_OFF, PLAN_ON
 from agent_tui.ui.app import AgentApp
@@ -21,21 +21,26 @@ from agent_tui.ui.widgets.plan_offer import PlanOffer
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.fakes.llm_server import FakeLLM
+from tests.ui.app_helpers import fake_anthropic_config
 from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
 
 
-def make_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: FakeLLM) -> AgentApp:
-    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+def make_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: FakeLLM, mode: Mode = Mode.ASK
+) -> AgentApp:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "app.py").write_text("print('hi')\n")
-    layer = {"model": {"provider": "anthropic", "name": "fake", "base_url": fake.url}}
-    config = load_config(
-        workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=tmp_path / "no-rc"
-    )
-    return AgentApp(build_agent(config))
+    config = fake_anthropic_config(tmp_path, monkeypatch, fake, workspace, name="fake")
+    agent = build_agent(config)
+    agent.deps.approvals.modes.set(mode)
+    return AgentApp(agent)
+
+
+async def plan_until_offered(pilot: Pilot[Any], app: AgentApp, prompt: str = "plan") -> None:
+    """Send ``prompt`` (the app in plan mode) and wait for the plan offer."""
+    await send(pilot, prompt)
+    await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
 
 
 def bar(app: AgentApp) -> str:
@@ -118,8 +123,7 @@ async def test_plan_mode_refuses_an_edit_then_offers_the_plan_and_carries_it_out
     app = make_app(tmp_path, monkeypatch, fake_llm)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("shift+tab", "shift+tab")  # plan
-        await send(pilot, "plan a file")
-        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
+        await plan_until_offered(pilot, app, "plan a file")
         assert not (app.workspace / "new.txt").exists()
         (card,) = app.query(ToolCard)
         assert (
@@ -150,19 +154,16 @@ async def test_keep_planning_stays_in_plan_mode_and_sends_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
 ) -> None:
     fake_llm.set_script([{"text": "PLAN A"}, {"text": "PLAN B"}])
-    app = make_app(tmp_path, monkeypatch, fake_llm)
+    app = make_app(tmp_path, monkeypatch, fake_llm, Mode.PLAN)
     async with app.run_test(size=(120, 40)) as pilot:
-        app.agent.deps.approvals.modes.set(Mode.PLAN)
-        await send(pilot, "plan")
-        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
+        await plan_until_offered(pilot, app)
         await pilot.press("escape")
         await pilot.pause()
         assert app.agent.deps.approvals.modes.current is Mode.PLAN
         assert len(fake_llm.requests) == 1
         assert any("Still in plan mode" in n.text for n in app.query(Note))
         assert app.prompt_input.has_focus
-        await send(pilot, "use fewer steps")  # goes to the model still planning, told once
-        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
+        await plan_until_offered(pilot, app, "use fewer steps")  # still planning, told once
         assert texts(fake_llm.requests[1]["messages"][-1]) == ["use fewer steps"]
 
 
@@ -171,9 +172,8 @@ async def test_a_message_queued_while_planning_goes_before_the_offer(
 ) -> None:
     fake_llm.set_script([{"text": "PLAN A"}, {"text": "PLAN B"}])
     fake_llm.hold_after = 0
-    app = make_app(tmp_path, monkeypatch, fake_llm)
+    app = make_app(tmp_path, monkeypatch, fake_llm, Mode.PLAN)
     async with app.run_test(size=(120, 40)) as pilot:
-        app.agent.deps.approvals.modes.set(Mode.PLAN)
         await send(pilot, "plan")
         await wait_until(pilot, lambda: len(fake_llm.requests) == 1, "the first request")
         await send(pilot, "and mention tests")
@@ -207,11 +207,9 @@ async def test_typing_over_the_offer_keeps_planning_with_what_is_typed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
 ) -> None:
     fake_llm.set_script([{"text": "PLAN A"}, {"text": "PLAN B"}])
-    app = make_app(tmp_path, monkeypatch, fake_llm)
+    app = make_app(tmp_path, monkeypatch, fake_llm, Mode.PLAN)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.agent.deps.approvals.modes.set(Mode.PLAN)
-        await send(pilot, "plan")
-        await wait_until(pilot, lambda: app.query(PlanOffer), "the plan offer")
+        await plan_until_offered(pilot, app)
         await pilot.press(*"fewer steps")
         await pilot.pause()
         assert not app.query(PlanOffer) and app.query_one(Composer).display
@@ -235,9 +233,8 @@ async def test_no_plan_offer_after_a_turn_that_did_not_end_with_a_plan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM, turn: dict[str, Any]
 ) -> None:
     fake_llm.set_script([turn])
-    app = make_app(tmp_path, monkeypatch, fake_llm)
+    app = make_app(tmp_path, monkeypatch, fake_llm, Mode.PLAN)
     async with app.run_test(size=(120, 40)) as pilot:
-        app.agent.deps.approvals.modes.set(Mode.PLAN)
         await send(pilot, "plan")
         await wait_idle(pilot)
         await pilot.pause()

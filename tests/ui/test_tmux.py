@@ -58,20 +58,6 @@ def test_tmux_at_path_mention_completes_and_attaches() -> None:
 def test_tmux_modes_plan_offer_and_type_ahead(size: tuple[str, str]) -> None:
     """Shift+Tab through the modes, a plan refused then carried out, a queued message (issue 17
     §1, §2), in a real terminal at both sizes."""
-    if shutil.which("tmux") is None:
-        missing("tmux is not installed")
-    proc = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "tmux_modes_check.sh"), *size],
-        cwd=ROOT,
-        env={
-            "PATH": "/usr/bin:/bin:/usr/local/bin",
-            "PYTHON": sys.executable,
-            "TERM": "xterm-256color",
-        },
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    proc = run_tmux_script("tmux_modes_check.sh", *size)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux modes check: OK" in proc.stdout
