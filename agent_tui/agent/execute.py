@@ -189,12 +189,8 @@ class CallProcessor:
             return _Approved(call, tool, manifest, value, prepared)
         if verdict.action == "deny":
             self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
-            text = f"This call is not allowed: {verdict.reason}"
-            if verdict.step == "mode":  # plan mode: say what to do instead, as the note did
-                text += (
-                    ". Finish the plan with read-only tools; the user accepts it before any change."
-                )
-            self._finish(call, error_result(text))
+            advice = f". {verdict.advice}" if verdict.advice else ""
+            self._finish(call, error_result(f"This call is not allowed: {verdict.reason}{advice}"))
             return None
         future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
         notify(self.deps, f"agent-tui needs your permission to use {call.name}")

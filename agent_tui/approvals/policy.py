@@ -162,6 +162,7 @@ class ApprovalEngine:
                 "deny",
                 "mode",
                 f"denied: plan mode, only read-only tools run ({name} is not one)",
+                "Finish the plan with read-only tools; the user accepts it before any change.",
             )
         if self.yolo:
             # Still runs, but the card and the headless line say what it touched.

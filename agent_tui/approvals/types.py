@@ -24,11 +24,14 @@ class Verdict:
             ``not_eligible``, ``grant``, ``setting``, ``flag`` for --yolo/--allow-tool, ``mode``
             for plan and accept-edits mode, ``default``).
         reason: a sentence for the tool card and stream-json, e.g. "allowed: rule `git status` in ~/.agentrc".
+        advice: for a deny, what the model should do instead (added to the result it gets; too
+            long for the card).
     """
 
     action: Literal["allow", "ask", "deny"]
     step: str
     reason: str
+    advice: str = ""
 
 
 @dataclass(frozen=True)
