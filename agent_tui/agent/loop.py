@@ -281,10 +281,13 @@ class Agent:
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
         checkpoint = self.conversation.checkpoint()
-        mode_note = self._mode_note()
+        from agent_tui.modes.notes import note_for
+
+        # Plan mode entered or left since the model last heard: it is told with this message.
+        mode_note = note_for(self.conversation, self.deps.approvals.modes.current)
         if mode_note is not None:
-            yield mode_note[0]
-        notes = (mode_note[1],) if mode_note else ()
+            yield ev.Notice(mode_note.shown)
+        notes = (mode_note.text,) if mode_note else ()
         self.conversation.append_user(request_message(prompt, plan.references, images, notes))
         self.last_prompt_index = len(self.conversation.messages) - 1
         files = self.deps.checkpoints
@@ -333,24 +336,6 @@ class Agent:
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
         )
-
-    def _mode_note(self) -> tuple[ev.Notice, str] | None:
-        """Plan mode entered or left since the model last heard: the notice the user sees and
-        the note the model gets with this turn's message (both say the same)."""
-        from agent_tui.modes import Mode
-        from agent_tui.modes.notes import note_for
-
-        mode = self.deps.approvals.modes.current
-        note = note_for(self.conversation, mode)
-        if note is None:
-            return None
-        if mode is Mode.PLAN:
-            shown = (
-                "Plan mode: the model is told to use only read-only tools and answer with a plan."
-            )
-        else:
-            shown = f"Plan mode is off ({mode.label}): the model is told it may edit and run commands again."
-        return ev.Notice(shown), note
 
     async def _round_limit(self, state: _TurnState) -> AsyncIterator[ev.Event]:
         proceed: asyncio.Future[bool] = asyncio.get_running_loop().create_future()

@@ -9,6 +9,8 @@ mode does not allow, with a reason naming plan mode.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from agent_tui.conversation import Conversation, TextBlock
 from agent_tui.modes import Mode
 
@@ -35,6 +37,14 @@ _NOTES = {PLAN_ON: Mode.PLAN} | {
 }
 
 
+@dataclass(frozen=True)
+class ModeNote:
+    """``text`` goes to the model with the turn's message; ``shown`` tells the user the same."""
+
+    text: str
+    shown: str
+
+
 def last_told(conversation: Conversation) -> Mode:
     """The mode the latest note in the conversation told the model (ask when there is none)."""
     for message in reversed(conversation.messages):
@@ -43,16 +53,26 @@ def last_told(conversation: Conversation) -> Mode:
         for block in reversed(message.content):
             # Only a note as written here counts: text that merely starts like one (a prompt, a
             # command's output) cannot change what the app believes the model was told.
-            if isinstance(block, TextBlock) and block.text in _NOTES:
+            # startswith first: a long attachment is not hashed for the lookup on every turn.
+            if (
+                isinstance(block, TextBlock)
+                and block.text.startswith(MARK)
+                and block.text in _NOTES
+            ):
                 return _NOTES[block.text]
     return Mode.ASK
 
 
-def note_for(conversation: Conversation, mode: Mode) -> str | None:
+def note_for(conversation: Conversation, mode: Mode) -> ModeNote | None:
     """The note the next user message needs, or None when the model already knows the mode."""
     told = last_told(conversation)
     if mode is Mode.PLAN and told is not Mode.PLAN:
-        return PLAN_ON
+        shown = "Plan mode: the model is told to use only read-only tools and answer with a plan."
+        return ModeNote(PLAN_ON, shown)
     if mode is not Mode.PLAN and told is Mode.PLAN:
-        return PLAN_OFF.format(mode=mode.value)
+        shown = (
+            f"Plan mode is off ({mode.label}): the model is told it may edit and run commands "
+            "again."
+        )
+        return ModeNote(PLAN_OFF.format(mode=mode.value), shown)
     return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.await_remove import AwaitRemove
 from textual.worker import WorkerState
 
 from agent_tui import events as ev
@@ -46,10 +47,12 @@ class ModeFlow:
         if self.offered and self.modes.current is not Mode.PLAN:
             await self._close_offer()
 
-    async def _close_offer(self) -> None:
-        await self.app.query(PlanOffer).remove()
+    def _close_offer(self) -> AwaitRemove:
+        """Put the prompt back in the offer's place (focused); await the result to be sure the
+        offer is gone."""
         self.app.query_one(Composer).display = True
         self.app.prompt_input.focus()
+        return self.app.query(PlanOffer).remove()
 
     def typed_over_offer(self, event: events.Key) -> None:
         """A printable key no option took, with the offer up: the user is saying what to change.
@@ -57,8 +60,7 @@ class ModeFlow:
         if event.key in self.app.active_bindings:
             return  # 1, 2, 3: the offer's own keys
         if self.offered and event.is_printable and event.character:
-            self.app.query(PlanOffer).remove()
-            self.app.query_one(Composer).display = True
+            self._close_offer()  # type_into_prompt then inserts the key
 
     def turn_finished(self, finished: ev.TurnFinished | None) -> None:
         """Called as a turn's worker ends: did it end with a plan?"""
