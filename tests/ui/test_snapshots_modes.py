@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from agent_tui.modes import Mode
 from agent_tui.ui.app import AgentApp
-from agent_tui.ui.widgets.plan_offer import PlanOffer
+from agent_tui.ui.widgets.plan_offer import PlanChoices
 from tests.ui.conftest import MakeAgent
 from tests.ui.helpers import send, wait_until
 
@@ -42,7 +42,13 @@ def test_plan_offer_after_a_refused_edit(snap_compare: Any, make_agent: MakeAgen
         pilot.app.query_one("PromptInput").cursor_blink = False  # type: ignore[attr-defined]
         pilot.app.refresh_approval_mode()  # type: ignore[attr-defined]
         await send(pilot, "plan a.py")
-        await wait_until(pilot, lambda: pilot.app.query(PlanOffer), "the plan offer")
+
+        def ready() -> bool:  # mounted, composed and focused, with the turn over
+            app = pilot.app
+            choices = app.query(PlanChoices)
+            return bool(choices) and choices.first().has_focus and not app.status.busy  # type: ignore[attr-defined]
+
+        await wait_until(pilot, ready, "the plan offer, focused")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
