@@ -282,6 +282,24 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        # What commands may reach: a workspace may loosen it only once the user trusts the folder.
+        "sandbox": {
+            WORKSPACE: TRUSTED,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "mode": {"enum": ["workspace-write", "read-only", "off"]},
+                "ask": {"type": "boolean"},
+                "required": {"type": "boolean"},
+                "network": {"type": "boolean"},
+                "writable": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "deny_read": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "allow_domains": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^(\\*\\.)?[A-Za-z0-9.-]+$"},
+                },
+            },
+        },
         # Whether /undo can work and how much of the user's disk it uses: the user's call.
         "checkpoints": {
             WORKSPACE: NEVER,

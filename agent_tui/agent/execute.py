@@ -113,6 +113,7 @@ class CallProcessor:
             agent=self.agent,
             call_id=call_id,
             on_event=self.emit,
+            sandbox=self.deps.sandbox,
         )
 
     def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:
@@ -224,15 +225,50 @@ class CallProcessor:
             return None
         return _Approved(call, tool, manifest, value, prepared)
 
+    async def _run_tool(self, item: _Approved, escalation: Any = None) -> ToolResult:
+        context = self._context(item.call.id)
+        context.sandbox_exception = escalation or self._outside_grant(item)
+        files = self.deps.checkpoints
+        if files is None:
+            return await item.tool.invoke(item.input, context)
+        # Snapshot what the call may change first (/undo, /rewind).
+        async with files.around_call(item.manifest, item.input, item.prepared):
+            return await item.tool.invoke(item.input, context)
+
+    def _outside_grant(self, item: _Approved) -> Any:
+        """An escalation to run outside the sandbox when the user granted it for this command."""
+        sandbox = self.deps.sandbox
+        if sandbox is None or not sandbox.active or item.call.name != "run_in_terminal":
+            return None
+        from agent_tui.sandbox.escalate import Escalation
+        from agent_tui.sandbox.runtime import OUTSIDE_GRANT
+
+        granted = self.deps.approvals.granted_as(OUTSIDE_GRANT, item.manifest, item.input)
+        return Escalation(outside=True) if granted else None
+
+    async def _escalate(self, item: _Approved, result: ToolResult) -> ToolResult:
+        """Ask about what the sandbox stopped; run again if the user lets it through."""
+        from agent_tui.sandbox.escalate import escalate
+
+        approvals = self.deps.approvals
+        notify(self.deps, f"agent-tui needs your permission: the sandbox stopped {item.call.name}")
+        return await escalate(
+            result,
+            call_id=item.call.id,
+            name=item.call.name,
+            value=item.input,
+            emit=self.emit,
+            grants=approvals.grants,
+            command_pattern=approvals.suggest_pattern(item.manifest, item.input),
+            run_again=lambda escalation: self._run_tool(item, escalation),
+        )
+
     async def _invoke(self, item: _Approved) -> None:
         t0 = time.monotonic()
-        files = self.deps.checkpoints
         try:
-            if files is None:
-                result = await item.tool.invoke(item.input, self._context(item.call.id))
-            else:  # snapshot what the call may change first (/undo, /rewind)
-                async with files.around_call(item.manifest, item.input, item.prepared):
-                    result = await item.tool.invoke(item.input, self._context(item.call.id))
+            result = await self._run_tool(item)
+            if result.data.get("sandbox_blocks"):
+                result = await self._escalate(item, result)
         except ToolError as exc:
             result = error_result(str(exc))
         except ApprovalRequired:

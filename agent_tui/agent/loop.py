@@ -78,6 +78,7 @@ class AgentDeps:
     references: ReferenceRegistry = field(default_factory=builtin_reference_registry)
     mcp: Any = None  # agent_tui.mcp.manager.McpManager, or None when no server is configured
     checkpoints: Any = None  # agent_tui.checkpoints.Checkpoints: file snapshots for /undo, /rewind
+    sandbox: Any = None  # agent_tui.sandbox.runtime.Sandbox: where commands run (None: as they are)
 
 
 @dataclass
