@@ -45,17 +45,15 @@ def ws(tmp_path: Path) -> Path:
     return ws
 
 
-def sandboxed(
-    ws: Path, home: Path, script: str, *flags: str
-) -> subprocess.CompletedProcess[str]:
+def sandboxed(ws: Path, home: Path, script: str, *flags: str) -> subprocess.CompletedProcess[str]:
     env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(home / "state")}
     return run_cli(ws, "sandbox", *flags, "--", "sh", "-c", script, env=env, timeout=60)
 
 
 def test_work_inside_the_workspace_and_temp_dir_succeeds(ws: Path, home: Path) -> None:
     script = (
-        'echo made > out.txt && mkdir -p src/pkg && cp out.txt src/pkg/copy.txt && '
-        f'{sys.executable} -c "open(\'py.txt\', \'w\').write(\'py\')" && '
+        "echo made > out.txt && mkdir -p src/pkg && cp out.txt src/pkg/copy.txt && "
+        f"{sys.executable} -c \"open('py.txt', 'w').write('py')\" && "
         'echo t > "$TMPDIR/t" && cat "$TMPDIR/t" && git add out.txt && echo ok'
     )
     proc = sandboxed(ws, home, script)
@@ -169,7 +167,7 @@ def test_an_allowed_domain_goes_through_the_proxy(ws: Path, home: Path) -> None:
     with serve_http(_Hello) as url:
         # NO_PROXY names 127.0.0.1 (servers inside the sandbox): cleared to reach the host's.
         script = (
-            f"NO_PROXY= no_proxy= {sys.executable} -c \"import os, urllib.request as u; "
+            f'NO_PROXY= no_proxy= {sys.executable} -c "import os, urllib.request as u; '
             "print(u.build_opener("
             "u.ProxyHandler({'http': os.environ['HTTP_PROXY']})).open("
             f"'{url}', timeout=5).read().decode())\""
