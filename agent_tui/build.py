@@ -58,8 +58,8 @@ def build_agent(
 def make_sandbox(config: Config, approvals: ApprovalEngine) -> Any:
     """The session's sandbox from ``[sandbox]`` / ``--sandbox``; the approval engine and the
     app's own git use the same one."""
-    from agent_tui.sandbox.runtime import NETWORK_GRANT, Sandbox, set_current
     from agent_tui.sandbox.policy import build_policy
+    from agent_tui.sandbox.runtime import NETWORK_GRANT, Sandbox, set_current
 
     def granted_domains() -> list[str]:
         grants = approvals.grants.for_tool(NETWORK_GRANT)

@@ -212,6 +212,7 @@ SCHEMA: dict[str, Any] = {
                                 "additionalProperties": {"type": "string"},
                             },
                             "disabled": {"type": "boolean"},
+                            "sandbox": {"type": "boolean"},  # stdio: inside the sandbox
                             # A pre-registered OAuth client. Inherits "trusted" like `headers`:
                             # the secret goes only to the server's own authorization server, and
                             # can be `${input:ID}` so its value stays in ~/.agentrc.

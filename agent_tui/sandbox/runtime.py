@@ -198,6 +198,13 @@ class Sandbox:
             policy, list(argv), cwd=cwd, private_tmp=self.private_tmp(), proxy_socket=None
         )
 
+    def wrap_server(self, argv: list[str], cwd: Path) -> list[str]:
+        """``argv`` inside the sandbox for a long-running stdio server: the policy's writes,
+        no network (the per-command proxy does not outlive a command)."""
+        return bwrap.bwrap_argv(
+            self.policy, list(argv), cwd=cwd, private_tmp=self.private_tmp(), proxy_socket=None
+        )
+
     def describe(self) -> str:
         """``/sandbox``: the mode, the read/write/network policy, and what is missing."""
         policy = self.policy

@@ -59,9 +59,7 @@ def command_sandbox(ctx: ToolContext) -> tuple[Any, tuple[str, ...]]:
     if sandbox is None:
         return None, ()
     if sandbox.refuses:
-        raise ToolError(
-            f"Commands cannot run: {sandbox.notice()} Tell the user; do not retry."
-        )
+        raise ToolError(f"Commands cannot run: {sandbox.notice()} Tell the user; do not retry.")
     escalation = ctx.sandbox_exception
     if escalation is not None and escalation.outside:
         return None, ()

@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
