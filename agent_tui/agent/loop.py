@@ -466,7 +466,9 @@ class Agent:
             )
         if not calls:
             return
-        async for event in self._run_calls(plan, calls):
+        # Only what this request offered may run: not a tool the 128-tool cap left out, one
+        # disabled or registered since, or one outside the participant's or sub-agent's set.
+        async for event in self._run_calls(calls, [s.name for s in specs]):
             if isinstance(event, ev.SubagentEvent) and isinstance(event.inner, ev.UsageUpdated):
                 # A sub-agent's tokens count into this turn (its own totals are its own).
                 state.usage = add_usage(state.usage, event.inner.usage)
@@ -512,9 +514,9 @@ class Agent:
             prompt_tokens=exc.prompt_tokens,
         )
 
-    async def _run_calls(self, plan: TurnPlan, calls: list[RawCall]) -> AsyncIterator[ev.Event]:
+    async def _run_calls(self, calls: list[RawCall], offered: list[str]) -> AsyncIterator[ev.Event]:
         queue: asyncio.Queue[ev.Event | None] = asyncio.Queue()
-        processor = CallProcessor(self.deps, plan.tool_names, queue.put_nowait, self)
+        processor = CallProcessor(self.deps, offered, queue.put_nowait, self)
 
         async def work() -> None:
             try:
