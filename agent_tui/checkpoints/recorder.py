@@ -207,10 +207,18 @@ class Checkpoints:
         skip = {Path(p) for p in record.files} if record is not None else set()
         return gitstate.watch_before(self.workspace, skip, self.limits.max_file_bytes)
 
-    def after_command(self, watch: gitstate.CommandWatch | None, command: str) -> None:
-        """Record the tracked files the command changed, with what they held before it."""
+    def after_command(
+        self, watch: gitstate.CommandWatch | None, command: str, claims_read_only: bool = False
+    ) -> None:
+        """Record the tracked files the command changed, with what they held before it.
+
+        Outside git a tool that ``claims_read_only`` (an MCP readOnlyHint) is not listed among
+        the commands /undo cannot undo: nothing says it wrote, and every read would be listed.
+        """
         record = self._ensure_record()
         if record is None:
+            return
+        if watch is None and claims_read_only:
             return
         if watch is None:
             record.untracked_commands.append(command)
@@ -300,7 +308,9 @@ class Checkpoints:
             yield
         finally:
             label = value.get("command") if manifest.name == "run_in_terminal" else None
-            await self._guarded(self.after_command, watch, str(label or manifest.name))
+            await self._guarded(
+                self.after_command, watch, str(label or manifest.name), manifest.read_only
+            )
 
     def _note_background(self, command: str) -> None:
         record = self._ensure_record()
