@@ -2,7 +2,9 @@
 
 Every call ends with a ToolResult the model sees, whatever happens: an unknown tool, invalid input,
 a denial, a ToolError or a bug in a tool. Approvals are asked one at a time in call order; approved
-read-only calls then run concurrently and the rest one after another, in order.
+read-only calls then run concurrently and the rest one after another, in order. A result over
+``[tools] max_result_chars`` reaches the model as its start and end, the whole saved in a file
+``read_file`` can page through (``tools/result_files.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from agent_tui.hooks.decide import hook_verdict
 from agent_tui.hooks.runner import HookOutcome
 from agent_tui.schema_check import certainly_valid
 from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
+from agent_tui.tools.result_files import cap_result, max_result_chars
 
 if TYPE_CHECKING:
     from agent_tui.agent.loop import AgentDeps
@@ -84,6 +87,7 @@ def denial_result(decision: Decision) -> ToolResult:
     return error_result(text)
 
 
+PAGED_READER = "read_file"  # what a saved big result is read with, a page at a time
 MAX_NAMED_TOOLS = 40  # a refusal names at most this many of the offered tools
 
 
@@ -142,6 +146,10 @@ class CallProcessor:
         )
 
     def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:
+        if call.name != PAGED_READER or result.is_error:  # read_file pages on its own
+            result = cap_result(
+                result, self.deps.workspace, call.name, max_result_chars(self.deps.config)
+            )
         self.results[call.id] = result
         duration = time.monotonic() - t0 if t0 else 0.0
         self.emit(ev.ToolCallFinished(call.id, call.name, result, past, duration))

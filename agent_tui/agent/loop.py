@@ -22,6 +22,7 @@ from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
+from agent_tui.agent.past_calls import slim_past_calls
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
@@ -354,6 +355,9 @@ class Agent:
         recounts = 0  # requests built again because the server counted them over the budget
         if (served := await self.window_discovery.wait(self.model)) is not None:
             self.budget.served[self.model.name] = served[0]
+        # The calls that ran keep their long arguments (a file's content) out of every request
+        # from now on; the file is on disk for the model to read back.
+        slim_past_calls(self.conversation)
         while True:
             # Near the window (or the smaller one a "too long" revealed) a summary of the older
             # turns comes before pruning drops them.
