@@ -74,16 +74,21 @@ def slim_past_calls(conversation: Conversation) -> int:
     for index, message in enumerate(messages):
         if message.role != "assistant":
             continue
-        blocks: list[Block] = []
-        changed = False
-        for block in message.content:
-            if isinstance(block, ToolUseBlock) and block.id in answered:
-                smaller = _SLIMMED.get(block, lambda b: slim_input(b.input))
-                if smaller is not None:
-                    block = ToolUseBlock(block.id, block.name, smaller)
-                    changed = True
-                    slimmed += 1
-            blocks.append(block)
-        if changed:
-            messages[index] = Message(message.role, blocks)
+        smaller = {
+            position: found
+            for position, block in enumerate(message.content)
+            if isinstance(block, ToolUseBlock)
+            and block.id in answered
+            and (found := _SLIMMED.get(block, lambda b: slim_input(b.input))) is not None
+        }
+        if not smaller:
+            continue  # most messages: nothing built, nothing copied
+        blocks: list[Block] = [
+            ToolUseBlock(block.id, block.name, smaller[position])
+            if position in smaller and isinstance(block, ToolUseBlock)
+            else block
+            for position, block in enumerate(message.content)
+        ]
+        messages[index] = Message(message.role, blocks)
+        slimmed += len(smaller)
     return slimmed
