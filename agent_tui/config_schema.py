@@ -123,6 +123,8 @@ SCHEMA: dict[str, Any] = {
             "properties": {
                 "auto_approve": {"type": "boolean"},
                 "disabled": {"type": "array", "items": {"type": "string"}},
+                # Longer tool results reach the model as start + end, the whole saved to a file.
+                "max_result_chars": {"type": "integer", "minimum": 2000},
                 "eligible_for_auto_approval": _BOOL_MAP,
                 "terminal": {
                     "type": "object",
