@@ -154,7 +154,8 @@ class Agent:
         return [*mcp.notices, *failed, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
-        """Stop MCP servers, background terminals and the provider's connections."""
+        """Stop MCP servers, background terminals, the sandbox's network and the provider's
+        connections."""
         from agent_tui.hooks.turn_hooks import session_ended
 
         await session_ended(self)
@@ -164,6 +165,8 @@ class Agent:
         terminals = self.deps.session.extras.get("terminals")
         if terminals is not None:
             await terminals.aclose()
+        if self.deps.sandbox is not None:
+            await self.deps.sandbox.aclose()  # its network namespace and proxy
         await self.deps.provider.aclose()
 
     def reset(self) -> None:

@@ -127,6 +127,7 @@ def bwrap_argv(
     cwd: Path,
     private_tmp: Path,
     proxy_socket: Path | None,
+    shared_net: bool = False,
 ) -> list[str]:
     """``bwrap … -- argv`` for ``policy`` (Linux).
 
@@ -135,10 +136,15 @@ def bwrap_argv(
         argv: the command to run inside.
         cwd: where it starts.
         private_tmp: the command's own writable temp dir (``TMPDIR``).
-        proxy_socket: the app's proxy (Unix socket) to bridge to, or None for no network at all.
+        proxy_socket: the app's proxy (Unix socket) to bridge to from a network namespace of
+            the command's own, or None for no network at all.
+        shared_net: the caller has already put it in the session's network namespace
+            (``netns.SharedNetwork``, which holds the bridge): no namespace of its own.
     """
     path = bwrap_path() or "bwrap"
-    out = [path, "--die-with-parent", "--unshare-pid", "--unshare-net", "--unshare-ipc"]
+    out = [path, "--die-with-parent", "--unshare-pid", "--unshare-ipc"]
+    if not shared_net:
+        out.append("--unshare-net")
     out += ["--unshare-uts", "--cap-drop", "ALL"]
     out += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     out += ["--bind", str(private_tmp), str(private_tmp)]
@@ -162,14 +168,16 @@ def bwrap_argv(
 
 
 def sandbox_env(
-    env: dict[str, str], private_tmp: Path, proxied: bool, port: int = PROXY_PORT
+    env: dict[str, str], private_tmp: Path, proxied: bool, port: int = PROXY_PORT, token: str = ""
 ) -> dict[str, str]:
-    """``env`` as seen inside: temp dir and, with a proxy on ``port``, the proxy variables."""
+    """``env`` as seen inside: temp dir and, with a proxy on ``port``, the proxy variables (with
+    the command's ``token`` as the proxy user name: the proxy tells commands apart by it)."""
     out = {**env, "TMPDIR": str(private_tmp), "TMP": str(private_tmp), "TEMP": str(private_tmp)}
     for name in PROXY_ENV_NAMES:
         out.pop(name, None)
     if proxied:
-        out.update(dict.fromkeys(PROXY_ENV_NAMES, f"http://127.0.0.1:{port}"))
+        user = f"{token}:x@" if token else ""
+        out.update(dict.fromkeys(PROXY_ENV_NAMES, f"http://{user}127.0.0.1:{port}"))
         out["NO_PROXY"] = out["no_proxy"] = "localhost,127.0.0.1,::1"
     out["AGENT_TUI_SANDBOX"] = "1"
     return out

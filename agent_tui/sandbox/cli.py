@@ -86,4 +86,5 @@ async def _run(
     code = await proc.wait()
     for block in await launch.finish():
         sys.stderr.write(f"agent-tui sandbox: {block.describe()}\n")
+    await sandbox.aclose()
     return code if code >= 0 else 128 - code

@@ -1,8 +1,11 @@
 """The sandbox's one way out: an HTTP proxy outside it that lets through allowed domains only.
 
-One proxy per sandboxed command, on a Unix socket the command reaches through the bridge (see
-``bwrap.py``), so what it tried and was refused is known per command: ``blocked`` lists the
-domains in order, and the approval ladder asks about them afterwards. Speaks what tools that honour
+One proxy per session on a Unix socket, reached through the bridge in the sandbox's network
+namespace (``netns.py``; or one proxy per command where that namespace cannot be shared). Each
+command's proxy URL carries a token of its own as the user name (``http://TOKEN@127.0.0.1:3128``,
+which curl, pip, npm, git and Python send back as ``Proxy-Authorization``), so what a command tried
+and was refused is known per command: ``blocked[token]`` lists the domains in order, and the
+approval ladder asks about them afterwards. Speaks what tools that honour
 ``HTTP(S)_PROXY`` send: ``CONNECT host:port`` (HTTPS, and any TCP a client tunnels) and plain HTTP
 requests with an absolute URI. An IP address or ``localhost`` passes only when listed as such, so a
 server on the host's loopback is out of reach unless the user says otherwise.
@@ -11,6 +14,8 @@ server on the host's loopback is out of reach unless the user says otherwise.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import logging
 from collections.abc import Callable
@@ -25,17 +30,17 @@ _HOP_HEADERS = (b"proxy-connection", b"proxy-authorization", b"connection", b"ke
 
 
 class DomainProxy:
-    """An HTTP/CONNECT proxy on ``socket_path`` that asks ``allowed(host)`` for each request.
+    """An HTTP/CONNECT proxy on ``socket_path`` that asks ``allowed(host, token)`` per request.
 
     Args:
         socket_path: where to listen (its folder must not be writable from the sandbox).
-        allowed: whether a host may be reached.
+        allowed: whether a host may be reached by the command with that token ("" for none).
     """
 
-    def __init__(self, socket_path: Path, allowed: Callable[[str], bool]) -> None:
+    def __init__(self, socket_path: Path, allowed: Callable[[str, str], bool]) -> None:
         self.socket_path = socket_path
         self.allowed = allowed
-        self.blocked: list[str] = []
+        self.blocked: dict[str, list[str]] = {}  # token -> refused hosts, in order
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -57,9 +62,10 @@ class DomainProxy:
         with contextlib.suppress(OSError):
             self.socket_path.unlink()
 
-    def _block(self, host: str) -> None:
-        if host not in self.blocked:
-            self.blocked.append(host)
+    def _block(self, token: str, host: str) -> None:
+        found = self.blocked.setdefault(token, [])
+        if host not in found:
+            found.append(host)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -91,8 +97,9 @@ class DomainProxy:
             host, port_text = parts.hostname, str(parts.port or 80)
             path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         host = host.strip("[]").lower()
-        if not host or not port_text.isdigit() or not self.allowed(host):
-            self._block(host or target)
+        token = _token(rest)
+        if not host or not port_text.isdigit() or not self.allowed(host, token):
+            self._block(token, host or target)
             await _reply(
                 writer, 403, f"agent-tui sandbox: network access to {host or target} is not allowed"
             )
@@ -112,6 +119,23 @@ class DomainProxy:
             up_writer.write(b"\r\n".join([first, *kept, b"Connection: close", b"", b""]))
         await writer.drain()
         await _pipe_both(reader, writer, up_reader, up_writer)
+
+
+def _token(headers: bytes) -> str:
+    """The user name of ``Proxy-Authorization: Basic …`` (the command's token), or ""."""
+    for line in headers.split(b"\r\n"):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() != b"proxy-authorization":
+            continue
+        scheme, _, encoded = value.strip().partition(b" ")
+        if scheme.lower() != b"basic":
+            return ""
+        try:
+            decoded = base64.b64decode(encoded.strip(), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return ""
+        return decoded.partition(":")[0]
+    return ""
 
 
 def _is_hop(header: bytes) -> bool:

@@ -20,6 +20,7 @@ from pathlib import Path
 from agent_tui.sandbox import bwrap
 from agent_tui.sandbox.blocked import Block, write_blocks
 from agent_tui.sandbox.policy import PROTECTED_NAMES, SandboxMode, SandboxPolicy, domain_allowed
+from agent_tui.sandbox.netns import SharedNetwork
 from agent_tui.sandbox.proxy import DomainProxy
 from agent_tui.sandbox.seatbelt import seatbelt_argv
 
@@ -29,24 +30,34 @@ OUTSIDE_GRANT = "sandbox.outside"  # grants to run a command outside (pattern: a
 
 @dataclass
 class Launch:
-    """One sandboxed start: the argv and environment to use, and what to check afterwards."""
+    """One sandboxed start: the argv and environment to use, and what to check afterwards.
+
+    Attributes:
+        proxy: the command's own proxy (closed at ``finish``), or the session's (``token`` set).
+        token: the command's name at the session's proxy.
+    """
 
     argv: list[str]
     env: dict[str, str]
     sandboxed: bool
     policy: SandboxPolicy | None = None
     proxy: DomainProxy | None = None
+    token: str = ""
     existed: set[Path] = field(default_factory=set)
+    on_finish: Callable[[], object] | None = None
 
     async def finish(self, output: str = "") -> list[Block]:
-        """Close the proxy and return what the sandbox stopped (protected paths a command
-        created are removed here: the mount could only protect the ones that existed)."""
+        """Return what the sandbox stopped (protected paths a command created are removed
+        here: the mount could only protect the ones that existed). Idempotent."""
         if not self.sandboxed or self.policy is None:
             return []
         blocks: list[Block] = []
         if self.proxy is not None:
-            await self.proxy.close()
-            blocks += [Block("network", host) for host in self.proxy.blocked]
+            if not self.token:
+                await self.proxy.close()  # its own: nothing inside can use it any more
+            blocks += [Block("network", h) for h in self.proxy.blocked.pop(self.token, [])]
+        if self.on_finish is not None:
+            self.on_finish()
         for path in bwrap.created_protected(self.policy, self.existed):
             _remove(path)
             blocks.append(Block("protected", str(path.relative_to(self.policy.workspace))))
@@ -79,6 +90,9 @@ class Sandbox:
         self._tmp: Path | None = None
         self._run_dir: Path | None = None
         self._count = 0
+        self._proxy: DomainProxy | None = None  # the session's, behind the shared namespace
+        self._network: SharedNetwork | None = None
+        self._once: dict[str, tuple[str, ...]] = {}  # token -> domains allowed for that run
 
     # --- state --------------------------------------------------------------------------------
 
@@ -160,33 +174,96 @@ class Sandbox:
         if not self.active:
             return Launch(list(argv), dict(env), sandboxed=False)
         once = tuple(extra_domains)
-        proxy = None
-        if self.policy.network:
-            proxy = DomainProxy(self._socket_path(), lambda h: self.allows_domain(h, once))
         tmp = self.private_tmp()
+        existed = bwrap.existing_protected(self.policy)
         if sys.platform == "darwin":
-            port = await proxy.start_tcp() if proxy else None
-            wrapped = seatbelt_argv(self.policy, list(argv), private_tmp=tmp, proxy_port=port)
-            environment = bwrap.sandbox_env(env, tmp, port is not None, port or 0)
-        else:
-            if proxy is not None:
-                await proxy.start()
+            return await self._launch_seatbelt(argv, env, tmp, once, existed)
+        shared = await self._shared_network() if self.policy.network else None
+        if shared is not None and self._proxy is not None:
+            self._count += 1
+            token = f"cmd{self._count}"
+            self._once[token] = once
             wrapped = bwrap.bwrap_argv(
                 self.policy,
                 list(argv),
                 cwd=cwd,
                 private_tmp=tmp,
-                proxy_socket=proxy.socket_path if proxy else None,
+                proxy_socket=None,
+                shared_net=True,
             )
-            environment = bwrap.sandbox_env(env, tmp, proxy is not None)
+            return Launch(
+                [*shared.enter_argv(), *wrapped],
+                bwrap.sandbox_env(env, tmp, True, token=token),
+                sandboxed=True,
+                policy=self.policy,
+                proxy=self._proxy,
+                token=token,
+                existed=existed,
+                on_finish=lambda: self._once.pop(token, None),
+            )
+        # No shared namespace: one of its own, with its own bridge and proxy (or no network).
+        proxy = None
+        if self.policy.network:
+            proxy = DomainProxy(self._socket_path(), lambda h, _t: self.allows_domain(h, once))
+            await proxy.start()
+        wrapped = bwrap.bwrap_argv(
+            self.policy,
+            list(argv),
+            cwd=cwd,
+            private_tmp=tmp,
+            proxy_socket=proxy.socket_path if proxy else None,
+        )
         return Launch(
             wrapped,
-            environment,
+            bwrap.sandbox_env(env, tmp, proxy is not None),
             sandboxed=True,
             policy=self.policy,
             proxy=proxy,
-            existed=bwrap.existing_protected(self.policy),
+            existed=existed,
         )
+
+    async def _launch_seatbelt(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        tmp: Path,
+        once: tuple[str, ...],
+        existed: set[Path],
+    ) -> Launch:
+        proxy = None
+        port = None
+        if self.policy.network:
+            proxy = DomainProxy(self._socket_path(), lambda h, _t: self.allows_domain(h, once))
+            port = await proxy.start_tcp()
+        return Launch(
+            seatbelt_argv(self.policy, list(argv), private_tmp=tmp, proxy_port=port),
+            bwrap.sandbox_env(env, tmp, port is not None, port or 0),
+            sandboxed=True,
+            policy=self.policy,
+            proxy=proxy,
+            existed=existed,
+        )
+
+    async def _shared_network(self) -> SharedNetwork | None:
+        """The session's network namespace and proxy, started on first use (None: cannot)."""
+        if self._network is None:
+            self._proxy = DomainProxy(self._socket_path(), self._decide)
+            await self._proxy.start()
+            self._network = SharedNetwork(self._proxy.socket_path)
+            atexit.register(self._network.stop)
+        if await self._network.start():
+            return self._network
+        return None
+
+    def _decide(self, host: str, token: str) -> bool:
+        return self.allows_domain(host, self._once.get(token, ()))
+
+    async def aclose(self) -> None:
+        """Stop the shared namespace and the session's proxy (the app's exit path)."""
+        if self._network is not None:
+            await self._network.aclose()
+        if self._proxy is not None:
+            await self._proxy.close()
 
     def wrap_sync(self, argv: list[str], cwd: Path) -> list[str]:
         """``argv`` inside a read-only sandbox with no network (the app's own git): it reads,

@@ -229,8 +229,9 @@ class ShellProcess(asyncio.SubprocessProtocol):
         self.closed.set()
         if self.transport is not None:
             self.transport.close()
-        proxy = self.launch.proxy if self.launch is not None else None
-        if proxy is not None:  # nothing inside is left to use it (the PID namespace is gone)
+        launch = self.launch
+        proxy = launch.proxy if launch is not None and not launch.token else None
+        if proxy is not None:  # its own proxy: nothing inside is left to use it (PID ns gone)
             task = asyncio.get_running_loop().create_task(proxy.close())
             _CLOSING.add(task)
             task.add_done_callback(_CLOSING.discard)
