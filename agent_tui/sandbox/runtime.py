@@ -19,8 +19,8 @@ from pathlib import Path
 
 from agent_tui.sandbox import bwrap
 from agent_tui.sandbox.blocked import Block, write_blocks
-from agent_tui.sandbox.policy import PROTECTED_NAMES, SandboxMode, SandboxPolicy, domain_allowed
 from agent_tui.sandbox.netns import SharedNetwork
+from agent_tui.sandbox.policy import PROTECTED_NAMES, SandboxMode, SandboxPolicy, domain_allowed
 from agent_tui.sandbox.proxy import DomainProxy
 from agent_tui.sandbox.seatbelt import seatbelt_argv
 
