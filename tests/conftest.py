@@ -29,6 +29,10 @@ def isolated_environment(
     for name, sub in XDG_DIRS.items():
         monkeypatch.setenv(name, str(home / sub))
     monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(home / "agent-tui-state"))
+    # In-process apps and agents run commands outside the sandbox, so their snapshots and results
+    # do not depend on whether bwrap works on the machine; tests/sandbox/ turns it back on, and
+    # processes started through helpers.clean_env (which drops AGENT_TUI_*) have it as a user does.
+    monkeypatch.setenv("AGENT_TUI_SANDBOX", "off")
 
 
 @pytest.fixture

@@ -9,6 +9,12 @@ import pytest
 from agent_tui.sandbox.bwrap import availability
 
 
+@pytest.fixture(autouse=True)
+def sandbox_as_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests see the sandbox as a user's config makes it (tests/conftest.py turns it off)."""
+    monkeypatch.delenv("AGENT_TUI_SANDBOX", raising=False)
+
+
 @pytest.fixture
 def bwrap() -> None:
     """Skip, naming why, where bwrap cannot run (CI installs it and must not skip)."""
