@@ -135,3 +135,56 @@ def test_a_server_that_exits_says_its_status_and_stderr_made_visible(
     [note] = [line for line in headless.stderr.splitlines() if "dead" in line]
     assert "exited with status 3" in note and "config file missing" in note
     assert "\x1b" not in headless.stderr
+
+
+def test_claude_code_variables_expand_in_mcp_json(tmp_path: Path) -> None:
+    """``.mcp.json`` written for Claude Code: ``${VAR}`` and ``${VAR:-default}`` expand (they were
+    passed on literally, and the server got no credentials); ``${env:VAR}`` and ``${input:ID}`` still
+    work; an unset ``${VAR}`` without a default fails that server alone, saying which."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    keyed = stdio_entry(
+        ENV_SERVER,
+        {
+            "TOKEN": "${CC_TOKEN}",
+            "REGION": "${CC_REGION:-eu-west}",
+            "VSCODE_STYLE": "${env:CC_TOKEN}",
+            "ASKED": "${input:asked}",
+        },
+    )
+    keyed["args"].append("--user=${CC_USER:-nobody}")
+    servers = {"keyed": keyed, "unset": stdio_entry(ENV_SERVER, {"K": "${CC_MISSING}"})}
+    inputs = [{"id": "asked", "type": "promptString"}]
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers, "inputs": inputs}))
+    env = {
+        "HOME": str(tmp_path / "home"),
+        "AGENT_TUI_STATE_DIR": str(tmp_path / "state"),
+        "CC_TOKEN": "tok-773",
+        "AGENT_TUI_INPUT_ASKED": "given-884",
+    }
+
+    def getenv(name: str) -> str:
+        proc = run_cli(
+            ws,
+            "mcp",
+            "call",
+            "--trust",
+            "keyed",
+            "getenv",
+            json.dumps({"name": name}),
+            env=env,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return str(proc.stdout.strip())
+
+    assert getenv("TOKEN") == "tok-773"
+    assert getenv("REGION") == "eu-west"
+    assert getenv("VSCODE_STYLE") == "tok-773"
+    assert getenv("ASKED") == "given-884"
+    argv = run_cli(ws, "mcp", "call", "--trust", "keyed", "argv", env=env)
+    assert argv.stdout.strip() == "--user=nobody"
+
+    listed = run_cli(ws, "mcp", "list", "--trust", env=env)
+    rows = {line.split()[0]: line for line in listed.stdout.splitlines()}
+    assert "running" in rows["keyed"]
+    assert "servers.unset.env.K: ${CC_MISSING} is not set in the environment" in rows["unset"]
