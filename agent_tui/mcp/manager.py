@@ -203,6 +203,7 @@ class McpManager:
             input_values=lambda: user_input_values(config),
         )
         manager.startup_wait_s = startup_wait(section)
+        manager.hidden_env = frozenset(config.api_key_names)
         if "mcp.input_values" in config.ignored_user_only:
             manager.notices.append(
                 ".agentrc: this workspace's [mcp.input_values] are ignored; only ~/.agentrc's apply."
