@@ -38,10 +38,22 @@ MCP_SUBCOMMANDS = {
 }
 
 
+# What argparse cannot list itself: the subcommands, dispatched before it parses (``main``).
+EPILOG = """subcommands:
+  agent-tui mcp {list,tools,call,login,logout} ...
+                        MCP servers from the shell: list them, list a server's tools, call
+                        one, sign in to or out of one (agent-tui mcp COMMAND -h)
+  agent-tui sandbox [--mode M] -- CMD
+                        run CMD in the sandbox the agent's terminal commands get
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-tui",
         description="A terminal coding agent. With no -p, opens the chat app in this folder.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add = parser.add_argument
     add("--version", action="version", version=f"agent-tui {__version__}")
@@ -60,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add("--base-url", help="API base URL (OpenAI-style includes /v1)")
     add(
-        "--transport", choices=["httpx", "sdk"], help="HTTP via httpx (default) or the official SDK"
+        "--transport",
+        choices=["httpx", "sdk"],
+        help="httpx (default): agent-tui's own HTTP/1.1 client (httpx itself only behind a proxy); "
+        "sdk: the official anthropic / openai SDK (azure-openai always uses it)",
     )
     add(
         "--wire-api",

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agent_tui import key_env
 from agent_tui.config_gate import workspace_layer
 from agent_tui.config_schema import SCHEMA
 from agent_tui.errors import ConfigError
@@ -106,6 +107,9 @@ class Config:
     models: dict[str, ModelConfig] = field(default_factory=dict)
     # The CLI-flag layer it was loaded with, so trusting the folder can reload it (build.apply_trust).
     cli: dict[str, Any] = field(default_factory=dict)
+    # Every variable an ``api_key_env`` names, in any applied layer or alias, used or not: kept
+    # from child processes (``key_env``).
+    api_key_names: tuple[str, ...] = ()
 
     def section(self, *keys: str) -> Any:
         node: Any = self.raw
@@ -272,10 +276,14 @@ class _Stack:
     merged: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULTS))
     bound: dict[str, str | None] = field(default_factory=dict)
     base_url_from: str | None = None
+    key_names: set[str] = field(default_factory=set)  # every api_key_env a layer names
 
     def add(self, layer: dict[str, Any], label: str, *, from_file: bool) -> None:
         self.merged = _merge(self.merged, layer)
         section = layer.get("model", {})
+        for named in [section, *layer.get("models", {}).values()]:
+            if isinstance(named, dict) and named.get("api_key_env"):
+                self.key_names.add(str(named["api_key_env"]))
         # A file's keys go with the provider its layer ends up with; a run's (env, flags) with
         # the provider named beside them, or none.
         owner = _pick_provider(self.merged["model"], self.env) if from_file else None
@@ -402,8 +410,12 @@ def load_config(
             base_url_from = f"[models.{alias}]"
     if "base_url" not in section:
         base_url_from = None  # the provider's default (or its SDK variable)
+    model = _in_workspace(model_config(section, env), workspace)
+    key_names = {model.api_key_env, *(m.api_key_env for m in models.values()), *stack.key_names}
+    api_key_names = tuple(sorted(name for name in key_names if name))
+    key_env.hide(api_key_names)
     return Config(
-        model=_in_workspace(model_config(section, env), workspace),
+        model=model,
         raw=stack.merged,
         workspace=workspace,
         files=tuple(files),
@@ -413,4 +425,5 @@ def load_config(
         base_url_from=base_url_from,
         models=models,
         cli=copy.deepcopy(cli or {}),
+        api_key_names=api_key_names,
     )

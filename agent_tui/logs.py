@@ -49,3 +49,9 @@ def setup_logging(level: int = logging.INFO) -> None:
     root.addHandler(handler)
     root.setLevel(level)
     root.propagate = False  # never to the last-resort stderr handler
+    # The MCP SDK's warnings too (a server process that outlives its kill, a broken pipe): they
+    # would otherwise print on stderr, over the app's screen.
+    sdk = logging.getLogger("mcp")
+    sdk.addHandler(handler)
+    sdk.setLevel(logging.WARNING)
+    sdk.propagate = False

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.llm_server import FakeLLM
 from tests.helpers import QuietHandler, clean_env, serve_http
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,8 +118,8 @@ def page_url() -> Iterator[str]:
         yield url
 
 
-# The tools whose imports happen on first use (trafilatura and lxml, GitPython, the rg binary
-# from the ripgrep wheel, bashlex): a missing dependency shows only when the tool runs.
+# The tools whose imports happen on first use (trafilatura and lxml, the rg binary from the
+# ripgrep wheel, bashlex): a missing dependency shows only when the tool runs.
 LAZY_TOOL_CALLS = [
     ("fetch_webpage", {"urls": ["{page_url}"]}, "page-text-ok"),
     ("grep_search", {"query": "grep-marker"}, "notes.txt"),
@@ -130,7 +131,7 @@ LAZY_TOOL_CALLS = [
 
 @pytest.mark.timeout(900)  # pip resolves and downloads every dependency
 def test_wheel_installed_with_plain_pip_runs_every_lazily_importing_tool(
-    wheel: Path, tmp_path: Path, page_url: str
+    wheel: Path, tmp_path: Path, page_url: str, fake_llm: FakeLLM
 ) -> None:
     """Python 3.11's bundled pip (23.x) left out lxml_html_clean, so fetch_webpage failed on every
     call while uv-installed copies worked; each tool here imports what it needs on first use."""
@@ -171,6 +172,39 @@ def test_wheel_installed_with_plain_pip_runs_every_lazily_importing_tool(
             name,
             results[name],
         )
+
+    # The official SDKs come with a plain install: --transport sdk (and azure-openai) work.
+    for provider, url in (("anthropic", fake_llm.url), ("openai", fake_llm.openai_url)):
+        fake_llm.set_script([{"text": f"sdk-{provider}-ok"}])
+        sdk = subprocess.run(
+            [str(venv / "bin" / "agent-tui"), "-p", "hi", "--provider", provider, "--transport",
+             "sdk", "--base-url", url, "--model", "m"],
+            cwd=work,
+            env=clean_env({"AGENT_TUI_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path),
+                           "ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"}),
+            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+        )  # fmt: skip
+        assert sdk.returncode == 0, sdk.stderr
+        assert f"sdk-{provider}-ok" in sdk.stdout
+
+
+def test_wheel_declares_the_sdks_and_no_unused_dependency(wheel: Path) -> None:
+    """A plain install crashed on --transport sdk and --provider azure-openai (no module named
+    'openai'): the SDKs were an extra. And gitpython was declared while nothing imported it."""
+    with zipfile.ZipFile(wheel) as archive:
+        [metadata] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        text = archive.read(metadata).decode()
+    required = [
+        line.split(":", 1)[1].strip()
+        for line in text.splitlines()
+        if line.startswith("Requires-Dist:") and "extra ==" not in line
+    ]
+    names = {_name(r) for r in required}
+    assert {"anthropic", "openai", "mcp", "httpx"} <= names, names
+    assert "gitpython" not in names
+    imported = "\n".join(p.read_text() for p in (ROOT / "agent_tui").rglob("*.py"))
+    for module in ("git", "gitdb"):
+        assert not re.search(rf"^\s*(import|from) {module}\b", imported, re.M), module
 
 
 def _name(requirement: str) -> str:

@@ -151,7 +151,8 @@ class Agent:
         from agent_tui.mcp.tool_cap import cap_notice
 
         capped = cap_notice(self.deps.tools)
-        return [*mcp.notices, *failed, *([capped] if capped else [])]
+        stray = mcp.stray_output_notices()
+        return [*mcp.notices, *failed, *stray, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals, the sandbox's network and the provider's

@@ -7,12 +7,12 @@ once per Config (trusting the folder reloads the Config, so workspace hooks then
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.hooks.runner import HookOutcome, run_hooks
 from agent_tui.hooks.sources import HookSet, load_hooks
+from agent_tui.key_env import child_environ
 from agent_tui.tools.terminal_env import terminal_environment
 
 if TYPE_CHECKING:
@@ -38,7 +38,8 @@ def hook_environment(config: Config) -> dict[str, str]:
     """The terminal's environment policy: a hook sees no API key, as a command does not."""
     keys = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
     settings = config.section("tools", "terminal", "env")
-    return terminal_environment(os.environ, settings if isinstance(settings, dict) else None, keys)
+    policy = settings if isinstance(settings, dict) else None
+    return terminal_environment(child_environ(), policy, keys)
 
 
 def remember_session(deps: AgentDeps, session_id: str, transcript: Path | None) -> None:

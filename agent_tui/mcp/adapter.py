@@ -14,8 +14,10 @@ import base64
 import binascii
 import logging
 import os
+import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -60,6 +62,60 @@ USER_REJECTED = -1  # the spec's error code for "the user rejected the sampling 
 # later). Its 2 s default made every /mcp restart and every exit wait 2 s for servers that keep
 # running when stdin closes (server-everything does); SIGTERM is still a graceful request.
 mcp.client.stdio.PROCESS_TERMINATION_TIMEOUT = 0.5
+
+# The SDK logs every stdout line that is not JSON-RPC with a full traceback (11 lines each), which
+# Python's last-resort handler prints on stderr, over the app and into a script's output. The
+# line itself reaches us as a message (``on_message``) and goes to that server's log, once.
+_PARSE_FAILURE = "Failed to parse JSONRPC message from server"
+logging.getLogger("mcp.client.stdio").addFilter(
+    lambda record: record.getMessage() != _PARSE_FAILURE
+)
+
+
+class ExitWatch:
+    """The stdio server process a connection started, to say how it ended (``describe``)."""
+
+    def __init__(self) -> None:
+        self.process: Any = None
+
+    def describe(self) -> str:
+        """``exited with status 3``, ``killed by SIGKILL``, or "" (no process, or still running)."""
+        code = getattr(self.process, "returncode", None)
+        if code is None:
+            return ""
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exited with status {code}"
+
+
+# The SDK keeps its server process to itself; this wrapper around its spawn function hands the
+# process to the connection's ExitWatch (a context variable: each server runs in its own task).
+_EXIT_WATCH: ContextVar[ExitWatch | None] = ContextVar("mcp_exit_watch", default=None)
+_sdk_spawn = mcp.client.stdio._create_platform_compatible_process
+
+
+async def _spawn_watched(*args: Any, **kwargs: Any) -> Any:
+    process = await _sdk_spawn(*args, **kwargs)
+    watch = _EXIT_WATCH.get()
+    if watch is not None:
+        watch.process = process
+    return process
+
+
+mcp.client.stdio._create_platform_compatible_process = _spawn_watched
+
+
+def _stray_line(error: Exception) -> str | None:
+    """The stdout line behind a transport parse error (not JSON, not JSON-RPC); else None."""
+    if not isinstance(error, ValidationError):
+        return None
+    for detail in error.errors():
+        if isinstance(detail.get("input"), str):
+            return str(detail["input"])
+    return ""
 
 
 def _b64_size(data: str) -> int:
@@ -137,16 +193,19 @@ def _sampling_request(params: mt.CreateMessageRequestParams) -> SamplingRequest:
 _LOCALE_PREFIXES = ("LANG", "LC_")
 
 
-def server_environment(configured: dict[str, str]) -> dict[str, str]:
+def server_environment(
+    configured: dict[str, str], hidden: frozenset[str] = frozenset()
+) -> dict[str, str]:
     """A stdio server's environment: the SDK's safe default, the locale, and its config's ``env``.
 
     Never the whole ``os.environ``: API keys and tokens the user exported reach a server only
-    when its entry names them (``env = { GITHUB_TOKEN = "${env:GITHUB_TOKEN}" }``).
+    when its entry names them (``env = { GITHUB_TOKEN = "${env:GITHUB_TOKEN}" }``). ``hidden``
+    (the app's API key variables) is dropped from the default part whatever the names.
     """
     locale = {k: v for k, v in os.environ.items() if k.startswith(_LOCALE_PREFIXES)}
+    default = {**mcp.client.stdio.get_default_environment(), **locale}
     return {
-        **mcp.client.stdio.get_default_environment(),
-        **locale,
+        **{k: v for k, v in default.items() if k not in hidden},
         **configured,
         SERVER_MARKER_ENV: str(os.getpid()),
     }
@@ -171,7 +230,13 @@ def sandboxed_server(argv: list[str], workspace: Path) -> list[str]:
     return sandbox.wrap_server(argv, workspace)
 
 
-def _transport(config: ServerConfig, errlog: TextIO, cwd: Path, auth: httpx2.Auth | None) -> Any:
+def _transport(
+    config: ServerConfig,
+    errlog: TextIO,
+    cwd: Path,
+    auth: httpx2.Auth | None,
+    hidden_env: frozenset[str] = frozenset(),
+) -> Any:
     if config.type == "stdio":
         command, args = config.command, list(config.args)
         if config.sandbox:
@@ -179,7 +244,7 @@ def _transport(config: ServerConfig, errlog: TextIO, cwd: Path, auth: httpx2.Aut
         params = StdioServerParameters(
             command=command,
             args=args,
-            env=server_environment(config.env),
+            env=server_environment(config.env, hidden_env),
             cwd=str(cwd / config.cwd) if config.cwd else str(cwd),
         )
         return stdio_client(params, errlog=errlog)
@@ -427,7 +492,11 @@ def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, An
         elif isinstance(message, mt.ResourceListChangedNotification):
             handlers.changed("resources")
         elif isinstance(message, Exception):
-            handlers.log(f"transport error: {message!r}")
+            stray = _stray_line(message)
+            if stray is not None:
+                handlers.stray_output(stray)
+            else:
+                handlers.log(f"transport error: {message!r}")
 
     return {
         "elicitation_callback": on_elicit,
@@ -480,6 +549,8 @@ async def connect(
     errlog: TextIO,
     workspace: Path,
     sign_in: SignIn | None = None,
+    exit_watch: ExitWatch | None = None,
+    hidden_env: frozenset[str] = frozenset(),
 ) -> AsyncIterator[Connection]:
     """Start (stdio) or reach (HTTP) the server, run the handshake, and yield the Connection.
 
@@ -488,6 +559,9 @@ async def connect(
     Args:
         sign_in: the browser step of an OAuth sign-in the user asked for (``mcp.login``); None:
             an HTTP server that wants one fails with ``SignInRequired``.
+        exit_watch: receives a stdio server's process, to tell how it ended.
+        hidden_env: variables (the app's API keys) a stdio server gets only if its ``env`` names
+            them.
 
     Raises:
         OSError: a stdio command cannot be started.
@@ -498,8 +572,9 @@ async def connect(
     lost = anyio.Event()
     listening = anyio.Event()
     auth = await _auth(config, sign_in)
+    _EXIT_WATCH.set(exit_watch)
     client = Client(
-        _watched(_transport(config, errlog, workspace, auth), lost),
+        _watched(_transport(config, errlog, workspace, auth, hidden_env), lost),
         client_info=mt.Implementation(name="agent-tui", version=__version__),
         # The response cache would serve stale listings after list_changed; we re-list ourselves.
         cache=None,

@@ -112,6 +112,8 @@ async def _with(manager: McpManager, body: Any) -> int:
         return result
     finally:
         await manager.aclose()
+        for notice in manager.stray_output_notices():  # one line each; the lines are in its log
+            sys.stderr.write(f"note: {visible(notice)}\n")
 
 
 def defined_in(state: ServerState, config: Config) -> str:

@@ -9,6 +9,16 @@ cloned repo must not be able to start a process on the user's machine.
 ``${input:ID}`` stays in the ServerConfig as written: its value (often a secret) is looked up only
 when the server starts (``mcp.inputs``). Each source declares its own inputs: a JSON file in its
 ``inputs`` list, ``.agentrc`` in ``[mcp.inputs.ID]``.
+
+``.mcp.json`` is Claude Code's file, so it also gets Claude Code's expansion
+(https://code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json"): ``${VAR}``
+and ``${VAR:-default}`` in ``command``, ``args``, ``env``, ``url`` and ``headers``; an unset
+``${VAR}`` without a default is an error, as it is there. The file's credentials usually come
+this way, and passing ``${GITHUB_TOKEN}`` on literally would fail without a word.
+
+A server entry that is wrong (a missing ``command``, an undeclared ``${input:ID}``, an unset
+``${VAR}``) fails that server alone, saying why (``ServerConfig.problem``); the others start. A
+file that cannot be read as a whole (not JSON, no servers object) still stops the run.
 """
 
 from __future__ import annotations
@@ -37,6 +47,13 @@ WORKSPACE_FILES: tuple[tuple[str, str], ...] = (
 )
 _VARIABLE = re.compile(r"\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}")
 _INPUT = re.compile(r"\$\{input:([^}]*)\}")
+# Claude Code's forms (.mcp.json only); ${workspaceFolder}, ${userHome} and ${env:NAME} are tried
+# first, so they keep their VS Code meaning there too.
+_CLAUDE_VARIABLE = re.compile(
+    r"\$\{(?:(workspaceFolder|userHome)|env:([A-Za-z_][A-Za-z0-9_]*)"
+    r"|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}"
+)
+CLAUDE_CODE_FILE = ".mcp.json"
 INPUT_TYPES = ("promptString", "pickString")
 
 
@@ -86,6 +103,8 @@ class ServerConfig:
     oauth: OAuthSettings = field(default_factory=OAuthSettings)
     call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
     sandbox: bool = False  # stdio: run the server inside the command sandbox (no network)
+    # Why the entry cannot be used (file, key and reason); such a server fails instead of starting.
+    problem: str = ""
 
     def strings(self) -> Iterator[str]:
         """Every string that may hold a variable (command, args, env, cwd, url, headers, secret)."""
@@ -111,12 +130,14 @@ class ServerConfig:
         )
 
     def describe(self) -> str:
+        if self.problem:
+            return "(not started: its entry is wrong)"
         if self.type == "stdio":
             return " ".join([self.command, *self.args])
         return f"{self.type} {self.url}"
 
 
-def expand(value: str, workspace: Path, env: dict[str, str]) -> str:
+def expand(value: str, workspace: Path, env: Mapping[str, str]) -> str:
     """Expand ``${workspaceFolder}``, ``${userHome}`` and ``${env:NAME}`` (unset -> empty).
 
     ``${input:ID}`` is left as it is: it is filled in when the server starts.
@@ -130,6 +151,33 @@ def expand(value: str, workspace: Path, env: dict[str, str]) -> str:
         return env.get(match.group(2), "")
 
     return _VARIABLE.sub(sub, value)
+
+
+def expand_claude(value: str, workspace: Path, env: Mapping[str, str]) -> str:
+    """``expand`` plus Claude Code's ``${VAR}`` and ``${VAR:-default}`` (for ``.mcp.json``).
+
+    A default is used when the variable is unset or empty, as in the shell's ``:-``.
+
+    Raises:
+        ConfigError: a ``${VAR}`` without a default names a variable that is not set (Claude Code
+            refuses such a file too); the caller adds the file and key.
+    """
+
+    def sub(match: re.Match[str]) -> str:
+        fixed, env_name, name, default = match.groups()
+        if fixed is not None or env_name is not None:
+            return expand(match.group(0), workspace, env)
+        found = env.get(name, "")
+        if found:
+            return found
+        if default is not None:
+            return default
+        raise ConfigError(
+            f"${{{name}}} is not set in the environment and has no default "
+            f"(set it, or write ${{{name}:-default}})"
+        )
+
+    return _CLAUDE_VARIABLE.sub(sub, value)
 
 
 def _strings(value: Any, where: str, key: str) -> None:
@@ -225,15 +273,19 @@ def parse_server(
     env: dict[str, str],
     origin: str,
     inputs: Mapping[str, InputSpec] | None = None,
+    claude_code: bool = False,
 ) -> ServerConfig:
     """Build a ServerConfig from one entry of any of the three formats.
 
     Args:
         inputs: the inputs its source declares, for its ``${input:ID}`` variables.
+        claude_code: the entry comes from ``.mcp.json``: Claude Code's ``${VAR}`` and
+            ``${VAR:-default}`` expand in command, args, env, url and headers.
 
     Raises:
         ConfigError: the entry is not an object, has the wrong types, lacks ``command``/``url``,
-            or uses an ``${input:ID}`` that ``inputs`` does not declare.
+            uses an ``${input:ID}`` that ``inputs`` does not declare, or (``claude_code``) a
+            ``${VAR}`` that is not set and has no default.
     """
     key = f"servers.{name}"
     if not isinstance(raw, dict):
@@ -245,10 +297,18 @@ def parse_server(
         raise ConfigError(f"type {kind!r} is not one of stdio, http, sse", file=origin, key=key)
     transport = cast(Transport, kind)
 
-    def text(field_name: str) -> str:
+    def expanded(value: str, where: str, claude: bool = claude_code) -> str:
+        if not claude:
+            return expand(value, workspace, env)
+        try:
+            return expand_claude(value, workspace, env)
+        except ConfigError as exc:
+            raise ConfigError(exc.reason, file=origin, key=where) from None
+
+    def text(field_name: str, claude: bool = claude_code) -> str:
         value = raw.get(field_name, "")
         _strings(value, origin, f"{key}.{field_name}")
-        return expand(value, workspace, env)
+        return expanded(value, f"{key}.{field_name}", claude)
 
     def mapping(field_name: str) -> dict[str, str]:
         value = raw.get(field_name) or {}
@@ -258,7 +318,7 @@ def parse_server(
             )
         for item_key, item in value.items():
             _strings(item, origin, f"{key}.{field_name}.{item_key}")
-        return {k: expand(v, workspace, env) for k, v in value.items()}
+        return {k: expanded(v, f"{key}.{field_name}.{k}") for k, v in value.items()}
 
     call_timeout = raw.get("call_timeout_s", DEFAULT_CALL_TIMEOUT_S)
     if (
@@ -276,9 +336,9 @@ def parse_server(
         name=name,
         type=transport,
         command=text("command"),
-        args=tuple(expand(a, workspace, env) for a in args),
+        args=tuple(expanded(a, f"{key}.args") for a in args),
         env=mapping("env"),
-        cwd=text("cwd"),
+        cwd=text("cwd", claude=False),  # not among the fields Claude Code expands
         url=text("url"),
         headers=mapping("headers"),
         disabled=bool(raw.get("disabled", False)),
@@ -407,15 +467,29 @@ def load_servers(
             if path.is_file():
                 entries, inputs = _read_json_servers(path, key)
                 for name, raw in entries.items():
-                    servers[name] = parse_server(
-                        name, raw, workspace=workspace, env=env, origin=str(path), inputs=inputs
+                    servers[name] = _server_or_problem(
+                        name,
+                        raw,
+                        workspace=workspace,
+                        env=env,
+                        origin=str(path),
+                        inputs=inputs,
+                        claude_code=relative == CLAUDE_CODE_FILE,
                     )
     agentrc_inputs = parse_agentrc_inputs((agentrc_mcp or {}).get("inputs"))
     for name, raw in ((agentrc_mcp or {}).get("servers") or {}).items():
-        servers[name] = parse_server(
+        servers[name] = _server_or_problem(
             name, raw, workspace=workspace, env=env, origin=".agentrc", inputs=agentrc_inputs
         )
     return servers
+
+
+def _server_or_problem(name: str, raw: Any, *, origin: str, **options: Any) -> ServerConfig:
+    """The entry's ServerConfig, or one that only says why it cannot start (``problem``)."""
+    try:
+        return parse_server(name, raw, origin=origin, **options)
+    except ConfigError as exc:
+        return ServerConfig(name=name, type="stdio", origin=origin, problem=str(exc))
 
 
 def ignored_workspace_files(workspace: Path, *, trusted: bool) -> list[str]:

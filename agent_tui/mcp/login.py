@@ -2,7 +2,9 @@
 
 A sign-in opens the authorization URL with Python's ``webbrowser`` (so ``$BROWSER`` is honoured),
 also prints it, and takes the redirect on a one-shot HTTP server on 127.0.0.1 (a free port). The
-redirect must carry the ``state`` of this sign-in (the SDK checks it too); anything else gets 400.
+redirect must carry the ``state`` of this sign-in's authorization URL: anything else gets 400 and the
+sign-in goes on waiting for the real one (any local program or web page can reach the port, and
+must not be able to end, or steer, a sign-in it did not start).
 Then the server's MCP handshake runs once with the new tokens, which the token store keeps.
 """
 
@@ -45,10 +47,31 @@ class _Callback:
         self.result: asyncio.Future[AuthorizationCodeResult] = (
             asyncio.get_running_loop().create_future()
         )
+        # The ``state`` of the authorization URL last opened; None: it carried none (any goes).
+        self.state: str | None = None
 
-    def rearm(self) -> None:
+    def rearm(self, authorization_url: str) -> None:
         if self.result.done():
             self.result = asyncio.get_running_loop().create_future()
+        self.state = parse_qs(urlsplit(authorization_url).query).get("state", [None])[0]
+
+    def _answer(self, query: dict[str, str]) -> tuple[str, str]:
+        """The HTTP status and page for a redirect to the callback path; completes the wait when
+        it is this sign-in's."""
+        if self.state is not None and query.get("state") != self.state:
+            return "400 Bad Request", "This is not the sign-in agent-tui is waiting for."
+        if "error" in query:
+            detail = f"{query['error']} {query.get('error_description', '')}"[:300]
+            self.result.set_exception(McpError(f"the authorization server said: {detail}"))
+            return "400 Bad Request", "Sign-in failed."
+        if "code" in query and "state" in query:
+            self.result.set_result(
+                AuthorizationCodeResult(
+                    code=query["code"], state=query["state"], iss=query.get("iss")
+                )
+            )
+            return "200 OK", "Signed in."
+        return "400 Bad Request", "The redirect carries no code."
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -62,20 +85,7 @@ class _Callback:
         target = urlsplit(parts[1]) if len(parts) >= 2 else urlsplit("")
         status, text = "404 Not Found", "Not found."
         if target.path == CALLBACK_PATH and not self.result.done():
-            query = {k: v[0] for k, v in parse_qs(target.query).items()}
-            if "error" in query:
-                status, text = "400 Bad Request", "Sign-in failed."
-                detail = f"{query['error']} {query.get('error_description', '')}"[:300]
-                self.result.set_exception(McpError(f"the authorization server said: {detail}"))
-            elif "code" in query and "state" in query:
-                status, text = "200 OK", "Signed in."
-                self.result.set_result(
-                    AuthorizationCodeResult(
-                        code=query["code"], state=query["state"], iss=query.get("iss")
-                    )
-                )
-            else:
-                status, text = "400 Bad Request", "The redirect carries no code."
+            status, text = self._answer({k: v[0] for k, v in parse_qs(target.query).items()})
         body = _PAGE.format(text=text).encode()
         writer.write(
             f"HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n"
@@ -110,7 +120,7 @@ async def loopback_sign_in(
     port = server.sockets[0].getsockname()[1]
 
     async def start(url: str) -> None:
-        callback.rearm()
+        callback.rearm(url)
         show(url)
         await open_url(url)
 
@@ -146,6 +156,9 @@ class QuietHandlers:
         pass
 
     def log(self, text: str) -> None:
+        pass
+
+    def stray_output(self, line: str) -> None:
         pass
 
 

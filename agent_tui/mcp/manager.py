@@ -52,6 +52,7 @@ from agent_tui.mcp.types import (
 from agent_tui.paths import state_dir
 from agent_tui.plural import plural
 from agent_tui.state_files import private_dir, private_fd
+from agent_tui.text_safety import one_line
 
 if TYPE_CHECKING:
     from agent_tui.config import Config
@@ -65,6 +66,10 @@ MAX_LOG_BYTES = 1_000_000
 # How much longer than the connect timeout a wait for starting servers lasts before it gives up on
 # them (inputs are asked before the connect timeout starts; headless asks none).
 START_GRACE_S = 5.0
+STRAY_LINE_CHARS = 500  # of a stdout line that is not JSON-RPC, in the server's log
+STDERR_TAIL_LINES = 3  # of a failed stdio server's stderr, in its error
+STDERR_TAIL_CHARS = 200  # per line
+OUR_LOG_PREFIX = "[agent-tui "  # our own lines in a server's log (the rest is its stderr)
 
 
 @dataclass
@@ -84,6 +89,8 @@ class ServerState:
     task: asyncio.Task[None] | None = None
     timed_out: bool = False
     stopping: bool = False
+    # Lines it wrote to stdout that are not JSON-RPC (each in its log; one notice says so).
+    stray_lines: int = 0
 
     @property
     def name(self) -> str:
@@ -122,6 +129,10 @@ class _Handlers:
 
     def log(self, text: str) -> None:
         self.manager.write_log(self.state, text)
+
+    def stray_output(self, line: str) -> None:
+        self.state.stray_lines += 1
+        self.log(f"stdout line that is not JSON-RPC, ignored: {one_line(line[:STRAY_LINE_CHARS])}")
 
 
 class McpManager:
@@ -169,6 +180,8 @@ class McpManager:
         self._changed = asyncio.Condition()
         self._sampling_locks: dict[str, asyncio.Lock] = {}
         self._refreshes: set[asyncio.Task[None]] = set()
+        # The app's API key variables: a stdio server gets one only if its entry's env names it.
+        self.hidden_env: frozenset[str] = frozenset()
 
     @classmethod
     def from_config(
@@ -190,6 +203,7 @@ class McpManager:
             input_values=lambda: user_input_values(config),
         )
         manager.startup_wait_s = startup_wait(section)
+        manager.hidden_env = frozenset(config.api_key_names)
         if "mcp.input_values" in config.ignored_user_only:
             manager.notices.append(
                 ".agentrc: this workspace's [mcp.input_values] are ignored; only ~/.agentrc's apply."
@@ -332,9 +346,22 @@ class McpManager:
 
     def write_log(self, state: ServerState, text: str) -> None:
         with open(private_fd(state.log_path, append=True), "a", encoding="utf-8") as log:
-            log.write(f"[agent-tui {time.strftime('%H:%M:%S')}] {text}\n")
+            log.write(f"{OUR_LOG_PREFIX}{time.strftime('%H:%M:%S')}] {text}\n")
+
+    def stray_output_notices(self) -> list[str]:
+        """One line per server that wrote non-JSON-RPC lines to stdout (the lines are in its log)."""
+        return [
+            f"MCP server {name} wrote {plural(state.stray_lines, 'line')} to stdout that "
+            f"{'is' if state.stray_lines == 1 else 'are'} not JSON-RPC (ignored; a server must "
+            f"log to stderr); see {state.log_path}"
+            for name, state in self.servers.items()
+            if state.stray_lines
+        ]
 
     async def _run(self, state: ServerState) -> None:
+        if state.config.problem:  # a wrong entry fails alone; the other servers start
+            self._fail(state, f"not started: {state.config.problem}")
+            return
         config = await self._fill_inputs(state)
         if config is None:
             return
@@ -372,14 +399,22 @@ class McpManager:
         # The template, not ``config``: input values are often secrets.
         self.write_log(state, f"starting {state.config.describe()}")
         errlog = open(private_fd(state.log_path, append=True), "a", encoding="utf-8", buffering=1)
+        stderr_from = errlog.tell()  # what the server writes to stderr comes after this
         failure = ""
+        exit_watch: Any = None
         try:
             # The SDK import (~1 s) happens only once a server starts, and in a thread so the
             # event loop (the TUI) keeps running meanwhile. Inside the try: the connect timeout
             # may fire while it runs, and must fail the server like any other timeout.
             adapter = await asyncio.to_thread(importlib.import_module, "agent_tui.mcp.adapter")
+            exit_watch = adapter.ExitWatch()
             async with adapter.connect(
-                config, _Handlers(self, state), errlog=errlog, workspace=self.workspace
+                config,
+                _Handlers(self, state),
+                errlog=errlog,
+                workspace=self.workspace,
+                exit_watch=exit_watch,
+                hidden_env=self.hidden_env,
             ) as connection:
                 state.connection = connection
                 state.features = connection.features
@@ -388,15 +423,19 @@ class McpManager:
                 self.write_log(state, f"connected: {plural(len(state.tools), 'tool')}")
                 self._notify(state)
                 await connection.wait_closed()
-            failure = "the server closed the connection (exited?)"
+            failure = "the server closed the connection"
         except asyncio.CancelledError:
             if state.timed_out:
                 failure = self._timeout_reason()
             elif not state.stopping:
                 raise
         except Exception as exc:  # noqa: BLE001 - any failure of a server task marks it failed
-            errlog.write("".join(traceback.format_exception(exc)))
             failure = describe_failure(exc)
+            # Read before the traceback goes in: the tail must be the server's own words.
+            failure += _how_it_ended(exit_watch, state.log_path, stderr_from)
+            errlog.write("".join(traceback.format_exception(exc)))
+        else:
+            failure += _how_it_ended(exit_watch, state.log_path, stderr_from)
         finally:
             state.connection = None
             # What it offered went with it: /mcp must not count a dead server's old lists.
@@ -549,6 +588,31 @@ class McpManager:
                     hooks.grants.remember(decision.scope, SAMPLING_GRANT, server)
         text = await hooks.complete(list(request.messages), request.system, request.max_tokens)
         return SamplingAnswer(text, hooks.model_name)
+
+
+def _stderr_tail(log_path: Path, start: int) -> list[str]:
+    """The last lines a server wrote to stderr since ``start`` (its log, without our own lines)."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(start)
+            text = log.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    lines = [line for line in text.splitlines() if line.strip()]
+    theirs = [line for line in lines if not line.startswith(OUR_LOG_PREFIX)]
+    return [one_line(line[:STDERR_TAIL_CHARS]) for line in theirs[-STDERR_TAIL_LINES:]]
+
+
+def _how_it_ended(exit_watch: Any, log_path: Path, stderr_from: int) -> str:
+    """``; exited with status 3; stderr ends: "..." | "..."`` for a failed stdio server, or ""."""
+    parts = []
+    status = exit_watch.describe() if exit_watch is not None else ""
+    if status:
+        parts.append(status)
+    tail = _stderr_tail(log_path, stderr_from)
+    if tail:
+        parts.append("stderr ends: " + " | ".join(f'"{line}"' for line in tail))
+    return "".join(f"; {part}" for part in parts)
 
 
 def _describe(exc: BaseException) -> str:

@@ -119,7 +119,8 @@ def describe(exc: BaseException) -> str:
 
 
 class ApiProvider:
-    """A provider for one HTTP API, over httpx (default) or the official SDK.
+    """A provider for one HTTP API, over the built-in HTTP/1.1 client (``transport = "httpx"``,
+    the default; httpx behind a proxy) or the official SDK.
 
     Args:
         model_config: the model section (``transport``, ``max_retries``, ``timeout_s`` ...).

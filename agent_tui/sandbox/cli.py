@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,12 +69,13 @@ def main(argv: list[str]) -> int:
 async def _run(
     sandbox: Sandbox, command: list[str], cwd: Path, domains: tuple[str, ...], config: Config
 ) -> int:
+    from agent_tui.key_env import child_environ
     from agent_tui.tools.terminal_env import terminal_environment
 
     terminal = config.section("tools", "terminal")
     settings = terminal.get("env") if isinstance(terminal, dict) else None
     keys = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
-    env = terminal_environment(os.environ, settings, keys)
+    env = terminal_environment(child_environ(), settings, keys)
     launch = await sandbox.launch(command, cwd, env, extra_domains=domains)
     try:
         proc = await asyncio.create_subprocess_exec(*launch.argv, env=launch.env, cwd=cwd)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.key_env import child_environ
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_int, require_str
 from agent_tui.tools.fs_walk import find_rg, folder_glob, glob_to_regex, rg_base_args, walk_files
@@ -45,6 +46,7 @@ def list_files(workspace: Path) -> list[str]:
     proc = subprocess.run(
         [*rg_base_args(rg), "--files", "--null"],
         cwd=workspace,
+        env=child_environ(),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=False,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent_tui.errors import ToolError
+from agent_tui.key_env import child_environ
 from agent_tui.tools.fs_walk import glob_to_regex, rg_base_args, walk_files
 
 Match = tuple[str, int, str]  # (path, line number, line text)
@@ -69,6 +70,7 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
     proc = await asyncio.create_subprocess_exec(
         *args,
         cwd=root,
+        env=child_environ(),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -26,12 +26,12 @@ network) and ``core.untrackedCache`` (a cache; it runs nothing).
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_tui.errors import ToolError
+from agent_tui.key_env import child_environ
 from agent_tui.tools.workspace_paths import is_inside, real_root
 
 # What no git run of ours may start, whatever the repository's config says.
@@ -64,8 +64,10 @@ class GitResult:
 
 
 def git_env() -> dict[str, str]:
-    """This process's environment plus what keeps git quiet, lock-free and non-interactive."""
-    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+    """This process's environment (without the app's API keys) plus what keeps git quiet,
+    lock-free and non-interactive."""
+    quiet = {"GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+    return {**child_environ(), **quiet}
 
 
 class SafeGit:

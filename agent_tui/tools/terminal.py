@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.key_env import child_environ
 from agent_tui.sandbox.blocked import summary
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
 from agent_tui.tools.terminal_env import terminal_environment
@@ -46,7 +47,9 @@ def command_environment(ctx: ToolContext) -> dict[str, str]:
     key_names: list[str] = []
     if config is not None:
         key_names = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
-    return terminal_environment(os.environ, _terminal_settings(ctx).get("env"), key_names)
+    # child_environ(): the key variables go even when the policy widens the rest (inherit, ignore_
+    # default_excludes); only its ``set`` table can put one back, by name.
+    return terminal_environment(child_environ(), _terminal_settings(ctx).get("env"), key_names)
 
 
 def command_sandbox(ctx: ToolContext) -> tuple[Any, tuple[str, ...]]:

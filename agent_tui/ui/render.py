@@ -207,6 +207,6 @@ class TurnView:
                 nested.finish(True)
         for card in self.cards.values():
             if card.state.status in ("running", "waiting"):
-                card.set_finished("cancelled", True, None, "", 0.0)
+                card.set_cancelled()
         if self.finished is None:
             await self.transcript.add(Note("Turn cancelled.", "warning"))

@@ -156,3 +156,34 @@ def test_malformed_oauth_settings_name_the_key(workspace: Path, oauth: object, k
     with pytest.raises(ConfigError) as caught:
         parse_server("remote", entry, workspace=workspace, env={}, origin=".mcp.json")
     assert caught.value.key == key
+
+
+def test_claude_code_forms_expand_only_in_its_fields_of_mcp_json(workspace: Path) -> None:
+    env = {"TOK": "t-1", "EMPTY": ""}
+    entry = {
+        "type": "http",
+        "url": "https://${HOST:-example.test}/mcp",
+        "headers": {"Authorization": "Bearer ${TOK}", "X-Empty": "${EMPTY:-fallback}"},
+    }
+    remote = parse_server(
+        "r", entry, workspace=workspace, env=env, origin=".mcp.json", claude_code=True
+    )
+    assert remote.url == "https://example.test/mcp"
+    assert remote.headers == {"Authorization": "Bearer t-1", "X-Empty": "fallback"}
+    local = {"command": "${TOK}", "args": ["${TOK}"], "cwd": "${TOK}"}
+    stdio = parse_server(
+        "s", local, workspace=workspace, env=env, origin=".mcp.json", claude_code=True
+    )
+    assert (stdio.command, stdio.args, stdio.cwd) == ("t-1", ("t-1",), "${TOK}")  # not cwd
+    # VS Code's file and .agentrc keep VS Code's meaning: ${TOK} is not a variable there.
+    vscode = parse_server("s", local, workspace=workspace, env=env, origin=".vscode/mcp.json")
+    assert vscode.command == "${TOK}"
+    with pytest.raises(ConfigError, match=r"servers.s.args: \$\{NOPE\} is not set"):
+        parse_server(
+            "s",
+            {"command": "x", "args": ["${NOPE}"]},
+            workspace=workspace,
+            env=env,
+            origin=".mcp.json",
+            claude_code=True,
+        )

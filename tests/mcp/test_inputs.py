@@ -112,8 +112,6 @@ def test_agentrc_inputs_declare_agentrc_servers_inputs(workspace: Path, tmp_path
         ({"inputs": [{"id": "k", "type": "command"}]}, "inputs.k.type", "not supported"),
         ({"inputs": [{"id": "k", "type": "pickString"}]}, "inputs.k", "needs `options`"),
         ({"inputs": [{"id": "k", "password": "yes"}]}, "inputs.k.password", "true or false"),
-        ({"inputs": [{"id": "other"}]}, "servers.s", "${input:k}, which its `inputs` list"),
-        ({}, "servers.s", "does not declare"),
     ],
 )
 def test_bad_inputs_name_the_file_and_key(
@@ -127,11 +125,29 @@ def test_bad_inputs_name_the_file_and_key(
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        ({"inputs": [{"id": "other"}]}, "${input:k}, which its `inputs` list"),
+        ({}, "does not declare"),
+    ],
+)
+def test_an_undeclared_input_fails_only_its_server(
+    workspace: Path, inputs: dict[str, Any], message: str
+) -> None:
+    servers = {"s": {"command": "srv", "env": {"K": "${input:k}"}}, "ok": {"command": "srv"}}
+    path = write(workspace / ".vscode" / "mcp.json", json.dumps({**inputs, "servers": servers}))
+    loaded = load_servers(None, workspace, trusted=True)
+    assert loaded["ok"].problem == ""
+    assert loaded["s"].problem.startswith(f"{path}: servers.s: ")
+    assert message in loaded["s"].problem
+
+
 def test_agentrc_server_with_an_undeclared_input_is_refused(workspace: Path) -> None:
     raw = {"servers": {"s": {"command": "srv", "args": ["${input:nope}"]}}}
-    with pytest.raises(ConfigError, match=r"\[mcp.inputs\] does not declare") as caught:
-        load_servers(raw, workspace, trusted=False)
-    assert (caught.value.file, caught.value.key) == (".agentrc", "servers.s")
+    problem = load_servers(raw, workspace, trusted=False)["s"].problem
+    assert problem.startswith(".agentrc: servers.s: ")
+    assert "[mcp.inputs] does not declare" in problem
 
 
 def test_agentrc_inputs_schema_rejects_unknown_keys(workspace: Path, tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """The one-shot redirect server of a sign-in (mcp.login.loopback_sign_in), over real loopback HTTP.
 
 Anything may reach a port on 127.0.0.1 (another local program, a web page in the browser): only a
-redirect to the callback path carrying a code and a state completes the wait; the state itself is
-compared by the SDK (test_conformance covers that flow end to end).
+redirect to the callback path carrying a code and the state of the authorization URL completes the
+wait; a redirect with another state gets 400 and the wait goes on (the SDK compares the state too;
+test_conformance covers that flow end to end).
 """
 
 from __future__ import annotations
@@ -62,3 +63,22 @@ async def test_the_port_is_closed_when_the_sign_in_ends() -> None:
         url = sign_in.redirect_uri
     with pytest.raises(httpx.ConnectError):
         await _get(url)
+
+
+async def test_a_wrong_state_gets_400_and_the_sign_in_waits_for_the_real_one() -> None:
+    async with loopback_sign_in(lambda url: None, lambda url: asyncio.sleep(0)) as sign_in:
+        await sign_in.open_url("https://as.example/authorize?client_id=c&state=REAL-77")
+        waiting = asyncio.create_task(sign_in.wait_callback())
+        base = sign_in.redirect_uri
+        forged = await _get(f"{base}?code=EVIL&state=forged")
+        assert forged.status_code == 400 and "not the sign-in" in forged.text
+        no_state = await _get(f"{base}?code=EVIL")
+        assert no_state.status_code == 400
+        # Nor can a stranger end the sign-in with an error redirect.
+        aborted = await _get(f"{base}?error=access_denied&state=forged")
+        assert aborted.status_code == 400
+        assert not waiting.done()
+        real = await _get(f"{base}?code=GOOD&state=REAL-77")
+        assert real.status_code == 200 and "Signed in" in real.text
+        result = await waiting
+        assert (result.code, result.state) == ("GOOD", "REAL-77")

@@ -231,8 +231,7 @@ class ToolCard(Vertical):
         self.state.decided = reason
         self.state.status = "running" if allowed else "denied"
         if not allowed:  # the invocation message ("Running `ls`") would say it ran
-            summary = input_summary(self.state.input)
-            self.state.message = f"Not run: {summary or self.state.name}"
+            self.state.message = self._final_title("Not run")
         elif self.state.kind == "execute":
             self._start_live()  # a command: its elapsed time ticks from now
         self._refresh_all()
@@ -282,6 +281,9 @@ class ToolCard(Vertical):
             s.status = "error" if is_error else "failed" if exit_code else "done"
         if past and not is_error:
             s.message = past
+        elif is_error and s.status != "denied":
+            # The invocation message ("Running echo (server)") would say it is still running.
+            s.message = self._final_title("Failed")
         shown = display if display is not None else content
         if display is not None and looks_like_diff(display):
             s.diff = display
@@ -292,6 +294,16 @@ class ToolCard(Vertical):
         if s.status == "error":
             self.details_open = True  # errors show what went wrong without a click
         self._refresh_all()
+
+    def set_cancelled(self) -> None:
+        """The turn was cancelled while this call ran or waited: it ends, saying so."""
+        self.set_finished("cancelled", True, None, "", 0.0)
+        self.state.message = self._final_title("Cancelled")
+        self._refresh_all()
+
+    def _final_title(self, outcome: str) -> str:
+        """``Failed: ls -la``: how the call ended and what it was (its input's telling value)."""
+        return f"{outcome}: {input_summary(self.state.input) or self.state.name}"
 
     def record(self) -> Callable[[], Widget]:
         state = replace(self.state)
