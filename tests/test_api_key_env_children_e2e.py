@@ -152,7 +152,10 @@ def test_git_runs_do_not_see_the_api_key_variable(tmp_path: Path, fake_llm: Fake
     subprocess.run([real_git, "init", "-q"], cwd=ws, check=True)
     (ws / "a.txt").write_text("changed\n")
     script = [call("get_changed_files"), {"text": "ok"}]
-    _, sent = run_children(tmp_path, fake_llm, "other_provider", script)
+    # The wrapper writes its record outside the workspace, which the sandbox (where the app's
+    # own git runs read-only) would refuse: this test is about the environment, so it is off.
+    off = '[sandbox]\nmode = "off"\n'
+    _, sent = run_children(tmp_path, fake_llm, "other_provider", script, rc=off)
     assert "a.txt" in sent  # git ran (through the wrapper) and its answer reached the model
     recorded = record.read_text()
     assert "GIT_PAGER=cat" in recorded
