@@ -41,6 +41,7 @@ from agent_tui.checkpoints.store import (
 )
 from agent_tui.errors import AgentError
 from agent_tui.paths import state_dir
+from agent_tui.safe_read import read_bytes
 from agent_tui.tools.base import Manifest, Prepared
 from agent_tui.tools.fs_util import human_size
 
@@ -160,7 +161,11 @@ class Checkpoints:
             return FileEntry(
                 str(path), True, status=TOO_LARGE, note=f"larger than the {limit} snapshot limit"
             )
-        blob = record.save_blob(path.read_bytes())
+        try:  # read without following a link, and refused if swapped for a FIFO since the lstat
+            data = read_bytes(path, self.limits.max_file_bytes, follow_symlinks=False)
+        except OSError as exc:
+            return FileEntry(str(path), True, status=UNKNOWN, note=str(exc.strerror or exc))
+        blob = record.save_blob(data)
         return FileEntry(str(path), True, stat.S_IMODE(st.st_mode), blob)
 
     def _missing_dirs(self, path: Path) -> list[str]:

@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 
 from agent_tui.paths import state_dir, workspace_dir_name
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.state_files import move_aside, private_fd, write_private
 
 MAX_ENTRIES = 500
@@ -26,7 +27,7 @@ def load_history(workspace: Path) -> list[str]:
     """The workspace's earlier prompts, oldest first (unreadable lines are skipped)."""
     path = history_path(workspace)
     try:
-        lines = path.read_bytes().decode("utf-8").splitlines()
+        lines = read_text(path, MAX_TEXT_FILE_BYTES, errors="strict").splitlines()
     except FileNotFoundError:
         return []
     except UnicodeDecodeError:
