@@ -42,6 +42,7 @@ from agent_tui.checkpoints.store import (
 from agent_tui.errors import AgentError
 from agent_tui.paths import state_dir
 from agent_tui.safe_read import read_bytes
+from agent_tui.state_files import write_failed
 from agent_tui.tools.base import Manifest, Prepared
 from agent_tui.tools.fs_util import human_size
 
@@ -310,6 +311,8 @@ class Checkpoints:
         # failure is logged and the call runs; /undo then finds no record of it.
         try:
             return await asyncio.to_thread(func, *args)
-        except (OSError, AgentError):
+        except (OSError, AgentError) as exc:
             logger.exception("checkpoint step %s failed", getattr(func, "__name__", func))
+            if isinstance(exc, OSError):
+                write_failed("checkpoints", exc, "/undo cannot take back this turn's changes")
             return None

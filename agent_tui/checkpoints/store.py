@@ -25,7 +25,7 @@ from typing import Any
 
 from agent_tui.paths import workspace_dir_name
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, NotRegularFile, open_regular, read_text
-from agent_tui.state_files import FILE_MODE, private_dir, write_private
+from agent_tui.state_files import private_dir, write_private
 
 logger = logging.getLogger(__name__)
 
@@ -137,10 +137,8 @@ class TurnRecord:
     def save_blob(self, data: bytes) -> str:
         sha = hashlib.sha256(data).hexdigest()
         target = private_dir(self.folder / "blobs") / sha
-        if not target.exists():
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-            with open(fd, "wb") as fh:
-                fh.write(data)
+        if not target.exists():  # atomic: a blob cut short by a full disk must never be reused
+            write_private(target, data, sync=False)
         return sha
 
     def read_blob(self, sha: str) -> bytes:

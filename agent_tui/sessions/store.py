@@ -115,8 +115,11 @@ class SessionStore:
 
     def create(self, model: str, title: str = "") -> SessionWriter:
         """A writer for a new session; its file appears with the first line written."""
-        private_dir(self.root)  # mkdir(parents=True) would make the parents 0755
-        private_dir(self.folder)
+        try:
+            private_dir(self.root)  # mkdir(parents=True) would make the parents 0755
+            private_dir(self.folder)
+        except OSError:
+            pass  # the writer's first line fails too, and says so once; the turn goes on
         session_id = new_session_id()
         while self.path_for(session_id).exists():  # two starts in the same second
             session_id = new_session_id()
