@@ -269,11 +269,13 @@ def _run(args: argparse.Namespace) -> int:
     from agent_tui.errors import UsageError
     from agent_tui.logs import setup_logging
     from agent_tui.paths import state_dir
-    from agent_tui.state_files import check_writable
+    from agent_tui.state_files import WHOLE_STATE_DIR, unwritable, write_failed
 
-    # An unwritable state dir stops here with one line (exit 2) rather than half-working:
-    # grants, trust answers, sessions and logs would all be lost without a word.
-    check_writable(state_dir())
+    # An unwritable state dir (read-only, full) is said once here, and the work goes on: the
+    # answer matters more than the session file. Each writer then fails quietly (state_files).
+    problem = unwritable(state_dir())
+    if problem is not None:
+        write_failed(WHOLE_STATE_DIR, problem, "sessions and logs are not kept")
     setup_logging()
     workspace = (args.workspace or Path.cwd()).resolve()
     if not workspace.is_dir():

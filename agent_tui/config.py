@@ -31,6 +31,7 @@ from agent_tui.config_gate import workspace_layer
 from agent_tui.config_schema import SCHEMA
 from agent_tui.errors import ConfigError
 from agent_tui.paths import user_config_path
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.schema_check import certainly_valid
 
 PROVIDER_DEFAULTS: dict[str, dict[str, str]] = {
@@ -126,8 +127,7 @@ class Config:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from exc
     except UnicodeDecodeError as exc:  # TOML is UTF-8 by definition

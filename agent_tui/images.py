@@ -12,6 +12,7 @@ import binascii
 from pathlib import Path
 
 from agent_tui.conversation import ImageBlock
+from agent_tui.safe_read import FileTooLarge, read_bytes, read_head
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
@@ -37,9 +38,8 @@ def sniff_image(head: bytes) -> str | None:
 def is_image_file(path: Path) -> bool:
     """Whether ``path`` is a regular file that starts like a PNG, JPEG, GIF or WebP image."""
     try:
-        with path.open("rb") as handle:
-            return sniff_image(handle.read(12)) is not None
-    except OSError:
+        return sniff_image(read_head(path, 12)) is not None
+    except OSError:  # a FIFO or device too: never opened for a blocking read
         return False
 
 
@@ -58,18 +58,16 @@ def load_image(path: Path, name: str = "") -> ImageBlock:
         name: how to call it in messages and placeholders (default: the file name).
 
     Raises:
-        ImageError: not a PNG/JPEG/GIF/WebP, too large, or unreadable.
+        ImageError: not a PNG/JPEG/GIF/WebP, too large, not a regular file (a FIFO, a device),
+            or unreadable.
     """
     shown = name or path.name
     try:
-        size = path.stat().st_size
-        if size > MAX_IMAGE_BYTES:
-            raise _size_error(shown, size)
-        data = path.read_bytes()[: MAX_IMAGE_BYTES + 1]  # the file may have grown since
+        data = read_bytes(path, MAX_IMAGE_BYTES)
+    except FileTooLarge as exc:
+        raise _size_error(shown, exc.size) from None
     except OSError as exc:
         raise ImageError(f"cannot read {shown}: {exc.strerror or exc}") from None
-    if len(data) > MAX_IMAGE_BYTES:
-        raise _size_error(shown, len(data))
     media_type = sniff_image(data[:12])
     if media_type is None:
         raise ImageError(f"{shown} is not a PNG, JPEG, GIF or WebP image")

@@ -5,10 +5,16 @@ sessions, logs, terminal and MCP server logs) may hold the user's code or say wh
 so folders are created 0700 and files 0600. A state file that cannot be decoded or has the wrong
 shape is moved aside as ``<name>.corrupt-<time>`` (kept for the user, never silently overwritten)
 and work goes on; each move leaves a one-line notice that the app shows (``take_notices``).
+
+A state dir that cannot be written (a full disk, a read-only mount, ``sessions`` made a file) must
+not end the user's work either: each kind of write that fails leaves one notice
+(:func:`write_failed`) and the conversation goes on without it. Writes that replace a file are
+atomic (temp file + rename), so a failure leaves the old file whole.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import tempfile
@@ -22,6 +28,8 @@ logger = logging.getLogger(__name__)
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 _notices: list[str] = []
+_failed_writes: set[str] = set()
+WHOLE_STATE_DIR = "anything in the state dir"
 
 
 def take_notices() -> list[str]:
@@ -29,6 +37,21 @@ def take_notices() -> list[str]:
     taken = list(_notices)
     _notices.clear()
     return taken
+
+
+def write_failed(what: str, exc: OSError, consequence: str) -> None:
+    """Leave one notice the first time writing ``what`` fails (later failures say nothing more).
+
+    Args:
+        what: the kind of state, as the notice names it ("the session", "the log").
+        exc: the failure.
+        consequence: what the user should know, e.g. "the conversation goes on unsaved".
+    """
+    if what in _failed_writes or WHOLE_STATE_DIR in _failed_writes:
+        return  # said once; and an unwritable state dir was said for everything in it
+    _failed_writes.add(what)
+    where = f"{exc.filename}: " if exc.filename else ""
+    _notices.append(f"cannot save {what} ({where}{exc.strerror or exc}); {consequence}.")
 
 
 def move_aside(path: Path, reason: str) -> Path | None:
@@ -58,24 +81,32 @@ def private_dir(path: Path) -> Path:
     # mkdir(parents=True) gives the parents it makes the umask's mode (0755), not ``mode``.
     for folder in [*reversed(path.parents), path]:
         if not folder.is_dir():
-            folder.mkdir(mode=DIR_MODE, exist_ok=True)
+            try:
+                folder.mkdir(mode=DIR_MODE)
+            except FileExistsError:
+                if not folder.is_dir():  # a file (or a link to one) where a folder should be
+                    raise NotADirectoryError(
+                        errno.ENOTDIR, "it is a file, not a folder", str(folder)
+                    ) from None
     return path
 
 
-def write_private(path: Path, text: str, *, sync: bool = True) -> None:
+def write_private(path: Path, text: str | bytes, *, sync: bool = True) -> None:
     """Replace ``path`` with ``text`` atomically (temp file + rename), mode 0600.
+
+    A failure (a full disk) leaves the old file as it was and no temp file behind.
 
     Args:
         path: the file.
-        text: its new content.
+        text: its new content (bytes are written as they are).
         sync: fsync the new content before the rename, so that a crash leaves the old file or the
             new one, never an empty one. A cache can do without (0.5-10 ms on a busy disk).
     """
     private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:  # mkstemp creates it 0600
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:  # mkstemp creates it 0600
+            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             if sync:
                 os.fsync(fh.fileno())
@@ -100,18 +131,27 @@ def private_fd(path: Path, *, append: bool) -> int:
     return fd
 
 
-def check_writable(folder: Path) -> None:
-    """Fail with one clear line when the state dir cannot be written (checked once at start).
-
-    Raises:
-        ConfigError: the folder cannot be created or written (exit 2).
-    """
+def unwritable(folder: Path) -> OSError | None:
+    """Why the state dir cannot be written (its path as the error's filename), or None."""
     try:
         private_dir(folder)
         fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-check-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
+        return OSError(exc.errno, exc.strerror, str(folder))
+    return None
+
+
+def check_writable(folder: Path) -> None:
+    """Fail with one clear line when the state dir cannot be written (``agent-tui mcp login``
+    must keep its tokens; a conversation goes on without, see cli.py).
+
+    Raises:
+        ConfigError: the folder cannot be created or written (exit 2).
+    """
+    exc = unwritable(folder)
+    if exc is not None:
         raise ConfigError(
             f"the state dir is not writable ({exc.strerror or exc}); "
             "set AGENT_TUI_STATE_DIR to a folder you can write",

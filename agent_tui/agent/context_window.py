@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agent_tui.config import ModelConfig
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.state_files import move_aside, write_private
 
 logger = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def _cache_key(model: ModelConfig) -> str:
 
 def _read_cache(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict"))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:

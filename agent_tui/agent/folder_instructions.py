@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.agent.instructions import instructions_names
+from agent_tui.safe_read import NotRegularFile, read_text_head
 from agent_tui.text_safety import visible
 from agent_tui.tools.workspace_paths import OutsideWorkspace, is_inside, real_root, require_inside
 
@@ -52,16 +53,20 @@ def folder_instructions(
         for folder in _folders(root, path):
             for name in names:
                 relative = (folder / name).relative_to(root).as_posix()
-                if relative in shown or not (folder / name).is_file():
+                if relative in shown or not (folder / name).exists():
                     continue
                 shown.add(relative)  # once, whether read, skipped or refused
                 try:
                     real = require_inside(root, relative)
-                    text = real.read_text(encoding="utf-8", errors="replace").strip()
+                    text = read_text_head(real, MAX_FOLDER_FILE_CHARS).strip()
                 except OutsideWorkspace as exc:
                     parts.append(
                         f"[{relative} not used: it leads to {exc.target}, outside the workspace]"
                     )
+                    continue
+                except NotRegularFile as exc:  # a FIFO would hang the tool call
+                    if exc.kind != "a folder":
+                        parts.append(f"[{relative} not used: it {exc.what}]")
                     continue
                 except OSError:
                     continue

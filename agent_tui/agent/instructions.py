@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.resources import data_dir
+from agent_tui.safe_read import NotRegularFile, read_text_head
 from agent_tui.tools.workspace_paths import OutsideWorkspace, require_inside
 
 DEFAULT_INSTRUCTIONS_FILES = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
@@ -83,12 +84,14 @@ def scan_instructions(
                 f"{name} not used as instructions: it leads to {exc.target}, outside the workspace"
             )
             continue
-        if not path.is_file():
-            continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace").strip()
+            text = read_text_head(path, MAX_INSTRUCTIONS_CHARS).strip()
+        except NotRegularFile as exc:  # a FIFO would hang the start; a folder is just not it
+            if exc.kind != "a folder":
+                skipped.append(f"{name} not used as instructions: {exc}")
+            continue
         except OSError:
-            continue  # unreadable (permissions): as if absent; /help lists what was loaded
+            continue  # absent or unreadable (permissions): /help lists what was loaded
         if not text:
             continue
         truncated = len(text) > MAX_INSTRUCTIONS_CHARS
@@ -106,9 +109,9 @@ def _read_user_instructions() -> InstructionsFile | None:
     workspace's, so a project's instructions come later and win where they differ)."""
     path = user_instructions_path()
     try:
-        text = path.read_text(encoding="utf-8", errors="replace").strip()
+        text = read_text_head(path, MAX_INSTRUCTIONS_CHARS).strip()
     except OSError:
-        return None  # absent or unreadable: nothing to add
+        return None  # absent, unreadable, or a FIFO/device (never read): nothing to add
     if not text:
         return None
     truncated = len(text) > MAX_INSTRUCTIONS_CHARS

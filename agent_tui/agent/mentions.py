@@ -10,6 +10,7 @@ leads outside the workspace (``@../secret``, ``@/etc/passwd``, a symlink out) is
 from __future__ import annotations
 
 import re
+import stat
 
 from agent_tui.agent.references import (
     _VERBATIM,
@@ -21,6 +22,7 @@ from agent_tui.agent.references import (
     resolve_file,
 )
 from agent_tui.errors import ToolError, UsageError
+from agent_tui.safe_read import NotRegularFile
 
 # '@' at the start or after whitespace/an opening bracket (so "bob@example.com" is not one), then a
 # path up to whitespace. Line ranges are #file's job: "@app.py:10" is taken as the path "app.py:10".
@@ -44,7 +46,8 @@ def names_workspace_file(ctx: ReferenceContext, path: str) -> bool:
     """True when ``path`` is an existing file inside the workspace.
 
     Raises:
-        UsageError: the path leads outside the workspace (refused as ``#file:`` refuses it).
+        UsageError: the path leads outside the workspace (refused as ``#file:`` refuses it), or
+            names a FIFO, socket or device (never read: it could block forever).
     """
     try:
         full = ctx.tool_context.resolve(path)
@@ -53,9 +56,12 @@ def names_workspace_file(ctx: ReferenceContext, path: str) -> bool:
     except (OSError, ValueError):  # a name too long for the OS, a NUL: no such file, just text
         return False
     try:
-        return full.is_file()
+        mode = full.stat().st_mode
     except (OSError, ValueError):
         return False
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return stat.S_ISREG(mode)  # a folder's name stays text
+    raise UsageError(f"@{path}: {NotRegularFile(path, mode)}; it was not attached")
 
 
 async def resolve_mentions(ctx: ReferenceContext, text: str) -> list[Reference]:

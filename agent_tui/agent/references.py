@@ -21,6 +21,7 @@ from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ToolError, UsageError
 from agent_tui.images import ImageError, is_image_file, load_image
 from agent_tui.plural import plural
+from agent_tui.safe_read import check_regular, read_bytes
 from agent_tui.tools.base import SessionState, ToolContext
 from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitMissing, SafeGit
 
@@ -256,15 +257,21 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
         raise UsageError(f"#file:{arg}: no such file in the workspace ({full})")
     if full.is_dir():
         raise UsageError(f"#file:{arg}: is a folder; attach a file (or ask the model to list it)")
+    try:
+        size = check_regular(full).st_size  # a FIFO or a device would hang the read below
+    except OSError as exc:
+        raise UsageError(f"#file:{arg}: {exc}") from None
     if is_image_file(full):  # sent as an image, whatever its size in lines
         return _image_reference(ctx, full, arg)
-    size = full.stat().st_size
     if size > MAX_FILE_BYTES and (start is None or size > 16 * MAX_FILE_BYTES):
         raise UsageError(
             f"#file:{arg}: the file is {size:,} bytes; attach a line range (:1-200), or ask the "
             "model to search it"
         )
-    raw = full.read_bytes()
+    try:
+        raw = read_bytes(full, MAX_FILE_BYTES if start is None else 16 * MAX_FILE_BYTES)
+    except OSError as exc:
+        raise UsageError(f"#file:{arg}: {exc}") from None
     if b"\0" in raw[:8192]:
         raise UsageError(f"#file:{arg}: looks like a binary file; only text files can be attached")
     lines = raw.decode("utf-8", errors="replace").splitlines()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.config import Config
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 
 FALLBACK = "settings (command line or environment)"
 
@@ -23,9 +24,8 @@ class SettingSources:
         workspace = config.workspace.resolve()
         for path in config.files:
             try:
-                with path.open("rb") as fh:
-                    tree = tomllib.load(fh)
-            except (OSError, tomllib.TOMLDecodeError):
+                tree = tomllib.loads(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict"))
+            except (OSError, ValueError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
                 continue  # changed since load_config read it: the reason just gets vaguer
             is_workspace = path.resolve().parent == workspace
             if is_workspace:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_bytes
 from agent_tui.state_files import private_dir, write_private
 
 logger = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ def read_json(path: Path, default: dict[str, Any]) -> dict[str, Any]:
     (``state_files.move_aside``).
     """
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, MAX_TEXT_FILE_BYTES)
     except FileNotFoundError:
         return copy.deepcopy(default)
     except OSError as exc:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from agent_tui.checkpoints.store import file_state
 from agent_tui.errors import ToolError
+from agent_tui.safe_read import read_bytes
 from agent_tui.tools.fs_util import new_file_mode
 from agent_tui.tools.git_safe import DIFF_FLAGS, SafeGit
 
@@ -100,8 +101,11 @@ def watch_before(workspace: Path, skip: set[Path], max_file_bytes: int) -> Comma
             continue
         data: bytes | None = None
         if stat.S_ISREG(st.st_mode) and st.st_size <= min(max_file_bytes, budget):
-            data = path.read_bytes()
-            budget -= len(data)
+            try:
+                data = read_bytes(path, min(max_file_bytes, budget), follow_symlinks=False)
+            except OSError:
+                data = None  # swapped for a FIFO or grown since the lstat: not kept
+            budget -= len(data or b"")
         watch.dirty[path] = DirtyCopy(file_state(path), data, stat.S_IMODE(st.st_mode))
     return watch
 

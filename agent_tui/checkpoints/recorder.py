@@ -43,6 +43,8 @@ from agent_tui.checkpoints.store import (
 )
 from agent_tui.errors import AgentError
 from agent_tui.paths import state_dir
+from agent_tui.safe_read import read_bytes
+from agent_tui.state_files import write_failed
 from agent_tui.tools.base import Manifest, Prepared
 from agent_tui.tools.fs_util import human_size
 
@@ -163,7 +165,11 @@ class Checkpoints:
             return FileEntry(
                 str(path), True, status=TOO_LARGE, note=f"larger than the {limit} snapshot limit"
             )
-        blob = record.save_blob(path.read_bytes())
+        try:  # read without following a link, and refused if swapped for a FIFO since the lstat
+            data = read_bytes(path, self.limits.max_file_bytes, follow_symlinks=False)
+        except OSError as exc:
+            return FileEntry(str(path), True, status=UNKNOWN, note=str(exc.strerror or exc))
+        blob = record.save_blob(data)
         return FileEntry(str(path), True, stat.S_IMODE(st.st_mode), blob)
 
     def _missing_dirs(self, path: Path) -> list[str]:
@@ -329,6 +335,8 @@ class Checkpoints:
         # failure is logged and the call runs; /undo then finds no record of it.
         try:
             return await asyncio.to_thread(self._locked, func, *args)
-        except (OSError, AgentError):
+        except (OSError, AgentError) as exc:
             logger.exception("checkpoint step %s failed", getattr(func, "__name__", func))
+            if isinstance(exc, OSError):
+                write_failed("checkpoints", exc, "/undo cannot take back this turn's changes")
             return None

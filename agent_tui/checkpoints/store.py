@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.paths import workspace_dir_name
-from agent_tui.state_files import FILE_MODE, private_dir, write_private
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, NotRegularFile, open_regular, read_text
+from agent_tui.state_files import private_dir, write_private
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +54,11 @@ def file_state(path: Path) -> str:
     if not stat.S_ISREG(st.st_mode):
         return "other"
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
+    try:
+        fh = open_regular(path, follow_symlinks=False)
+    except NotRegularFile:  # swapped for a FIFO since the lstat
+        return "other"
+    with fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -132,10 +137,8 @@ class TurnRecord:
     def save_blob(self, data: bytes) -> str:
         sha = hashlib.sha256(data).hexdigest()
         target = private_dir(self.folder / "blobs") / sha
-        if not target.exists():
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-            with open(fd, "wb") as fh:
-                fh.write(data)
+        if not target.exists():  # atomic: a blob cut short by a full disk must never be reused
+            write_private(target, data, sync=False)
         return sha
 
     def read_blob(self, sha: str) -> bytes:
@@ -145,7 +148,7 @@ class TurnRecord:
 def load_record(folder: Path) -> TurnRecord | None:
     """Read one turn folder; None (logged) when its manifest is missing or damaged."""
     try:
-        data: Any = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        data: Any = json.loads(read_text(folder / MANIFEST, MAX_TEXT_FILE_BYTES, errors="strict"))
         files = {e["path"]: FileEntry(**e) for e in data["files"]}
         return TurnRecord(
             folder,

@@ -30,6 +30,7 @@ from agent_tui.commands.registry import (
     SlashCommand,
 )
 from agent_tui.errors import ConfigError, UsageError
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import OutsideWorkspace, require_inside
 
 PROMPT_SUFFIX = ".prompt.md"
@@ -114,7 +115,7 @@ def read_prompt_file(path: Path, name: str | None = None) -> PromptFile:
             file=str(path),
         )
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_TEXT_FILE_BYTES, errors="strict")
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror}", file=str(path)) from exc
     meta, body = parse_front_matter(text, str(path))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.config_schema import HOOK_EVENTS
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 
 if TYPE_CHECKING:
     from agent_tui.config import Config
@@ -100,7 +101,7 @@ def _json_hooks(path: Path, label: str, notices: list[str]) -> list[HookSpec]:
     if not path.is_file():
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         notices.append(f"hooks: {label} not read: {exc}")
         return []
@@ -109,9 +110,8 @@ def _json_hooks(path: Path, label: str, notices: list[str]) -> list[HookSpec]:
 
 def _toml_hooks(path: Path, label: str, notices: list[str]) -> list[HookSpec]:
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict"))
+    except (OSError, ValueError):
         return []  # load_config already reported it
     return _entries(data.get("hooks"), label, False, notices)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.errors import UsageError
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.text_safety import one_line, visible
 
 if TYPE_CHECKING:
@@ -123,9 +124,9 @@ def defined_in(state: ServerState, config: Config) -> str:
         return origin
     for path in reversed(config.files):
         try:
-            with path.open("rb") as fh:
-                servers = tomllib.load(fh).get("mcp", {}).get("servers", {})
-        except (OSError, tomllib.TOMLDecodeError):
+            text = read_text(path, MAX_TEXT_FILE_BYTES, errors="strict")
+            servers = tomllib.loads(text).get("mcp", {}).get("servers", {})
+        except (OSError, ValueError):
             continue
         if state.name in servers and (config.trusted or path.parent != config.workspace):
             return str(path)

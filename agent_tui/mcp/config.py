@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from agent_tui.errors import ConfigError
 from agent_tui.mcp.types import InputSpec
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 
 if TYPE_CHECKING:
     from agent_tui.config import Config
@@ -430,7 +431,7 @@ def strip_jsonc(text: str) -> str:
 def _read_json_servers(path: Path, key: str) -> tuple[dict[str, Any], dict[str, InputSpec]]:
     """The file's servers, and the inputs it declares (VS Code's ``inputs``; absent -> none)."""
     try:
-        data = json.loads(strip_jsonc(path.read_text(encoding="utf-8")))
+        data = json.loads(strip_jsonc(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict")))
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror}", file=str(path)) from exc
     except ValueError as exc:

@@ -37,6 +37,7 @@ from pydantic import AnyUrl, ValidationError
 from agent_tui.errors import McpError
 from agent_tui.mcp.config import ServerConfig
 from agent_tui.paths import state_dir
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.state_files import move_aside, write_private
 
 logger = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ class TokenStore:
             text = self._keyring.get_password(KEYRING_SERVICE, self.server_url)
         else:
             try:
-                text = self.path.read_text(encoding="utf-8")
+                text = read_text(self.path, MAX_TEXT_FILE_BYTES, errors="strict")
             except FileNotFoundError:
                 text = None
         if not text:

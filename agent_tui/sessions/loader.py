@@ -21,6 +21,8 @@ from typing import Any, Union
 
 from agent_tui import events as ev
 from agent_tui.conversation import Conversation, Message, ToolResultBlock, ToolUseBlock
+from agent_tui.safe_read import read_bytes
+from agent_tui.sessions.store import MAX_SESSION_BYTES
 
 logger = logging.getLogger(__name__)
 
@@ -122,10 +124,10 @@ def load(path: Path) -> LoadedSession:
     """Read a session file: the conversation now, the events kept undecoded for ``drawable``.
 
     Raises:
-        OSError: it cannot be read.
+        OSError: it cannot be read (or is not a regular file, or over MAX_SESSION_BYTES).
         SessionFileError: its first line is not a session header.
     """
-    lines = path.read_bytes().split(b"\n")
+    lines = read_bytes(path, MAX_SESSION_BYTES).split(b"\n")
     try:
         header = json.loads(lines[0])
     except ValueError:

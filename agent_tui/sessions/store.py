@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.paths import workspace_dir_name
+from agent_tui.safe_read import open_regular, read_bytes
 from agent_tui.sessions.writer import SessionWriter
 from agent_tui.state_files import private_dir
 
@@ -27,6 +28,10 @@ SUFFIX = ".jsonl"
 # An id names a file: nothing that could climb out of the folder (``--resume ../x``) is one.
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _MESSAGE_LINE = b'{"type":"message"'  # how writer.py starts a message line
+# Caps on what is read of a session file (a FIFO or /dev/zero named *.jsonl must not hang a
+# listing): a header line is small; a whole session with its images can be large.
+MAX_HEADER_BYTES = 1 << 20
+MAX_SESSION_BYTES = 512 << 20
 
 
 def workspace_key(workspace: Path) -> str:
@@ -46,8 +51,8 @@ def valid_id(session_id: str) -> bool:
 def read_header(path: Path) -> dict[str, Any] | None:
     """The header line of a session file, or None when it is missing or not a header."""
     try:
-        with path.open("rb") as fh:
-            first = fh.readline()
+        with open_regular(path) as fh:
+            first = fh.readline(MAX_HEADER_BYTES)
         header = json.loads(first)
     except (OSError, ValueError):
         return None
@@ -76,7 +81,7 @@ def _info(path: Path, *, count: bool) -> SessionInfo | None:
         return None
     try:
         stat = path.stat()
-        messages = path.read_bytes().count(_MESSAGE_LINE) if count else -1
+        messages = read_bytes(path, MAX_SESSION_BYTES).count(_MESSAGE_LINE) if count else -1
     except OSError:
         return None
     started = header.get("started")
@@ -110,8 +115,11 @@ class SessionStore:
 
     def create(self, model: str, title: str = "") -> SessionWriter:
         """A writer for a new session; its file appears with the first line written."""
-        private_dir(self.root)  # mkdir(parents=True) would make the parents 0755
-        private_dir(self.folder)
+        try:
+            private_dir(self.root)  # mkdir(parents=True) would make the parents 0755
+            private_dir(self.folder)
+        except OSError:
+            pass  # the writer's first line fails too, and says so once; the turn goes on
         session_id = new_session_id()
         while self.path_for(session_id).exists():  # two starts in the same second
             session_id = new_session_id()

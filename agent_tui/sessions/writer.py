@@ -23,7 +23,7 @@ from typing import Any
 from agent_tui import events as ev
 from agent_tui.agent.prompt import ELIDED
 from agent_tui.conversation import Conversation, Message, ToolResultBlock
-from agent_tui.state_files import private_fd
+from agent_tui.state_files import private_fd, write_failed
 from agent_tui.text_safety import escape_json, one_line
 
 logger = logging.getLogger(__name__)
@@ -109,6 +109,7 @@ class SessionWriter:
         self.title = title
         self._fd: int | None = None
         self._exists = exists
+        self._created = False  # this writer made the file (so may remove it if left empty)
         self.failed = False  # a write failed once: the session goes on unsaved (logged)
 
     @property
@@ -121,19 +122,35 @@ class SessionWriter:
 
     def write(self, line: dict[str, Any]) -> None:
         """Append one line (the header first, for a new file). Never raises: a full disk must
-        not end the user's turn; the failure is logged once and writing stops."""
+        not end the user's turn; the failure leaves one notice and writing stops. A line is
+        written whole or not at all (a part written before the disk filled is cut off again)."""
         if self.failed:
             return
         try:
             if self._fd is None:
                 self._open()
             assert self._fd is not None
-            os.write(self._fd, dumps(line))
+            _write_whole(self._fd, dumps(line))
         except OSError as exc:
             self.failed = True
+            self._drop_if_empty()
             logger.warning("cannot write session %s: %s; it is not saved from here", self.id, exc)
+            write_failed("the session", exc, "the conversation goes on without being saved")
+
+    def _drop_if_empty(self) -> None:
+        """Remove a new session file that did not get even its header (nothing half-written)."""
+        if self._fd is None:
+            return
+        try:
+            empty = os.fstat(self._fd).st_size == 0
+        except OSError:
+            return
+        self.close()
+        if empty and self._created:
+            self.path.unlink(missing_ok=True)
 
     def _open(self) -> None:
+        self._created = not self._exists and not self.path.exists()
         self._fd = private_fd(self.path, append=True)
         if not self._exists:
             self._exists = True
@@ -146,12 +163,27 @@ class SessionWriter:
                 "started": time.time(),
                 "title": self.title,
             }
-            os.write(self._fd, dumps(header))
+            _write_whole(self._fd, dumps(header))
 
     def close(self) -> None:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _write_whole(fd: int, data: bytes) -> None:
+    """Append ``data`` to ``fd`` (opened O_APPEND) whole, or cut the file back and raise."""
+    size = os.fstat(fd).st_size
+    try:
+        written = os.write(fd, data)
+        while written < len(data):  # a short write: the disk filled part-way
+            written += os.write(fd, data[written:])
+    except OSError:
+        try:
+            os.ftruncate(fd, size)  # the lines before stay readable; no torn last line
+        except OSError:
+            pass  # nothing more to do: the failure is reported by the caller
+        raise
 
 
 class SessionRecorder:

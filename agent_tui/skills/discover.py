@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agent_tui.commands.prompt_files import parse_front_matter
 from agent_tui.errors import ConfigError, ToolError
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import OutsideWorkspace, is_inside, require_inside
 
 WORKSPACE_SKILL_DIRS = (".agents/skills", ".claude/skills")
@@ -62,7 +63,7 @@ def _read_skill(folder: Path, source: str, in_workspace: bool) -> Skill:
         ConfigError: the file is unreadable or breaks the format's rules.
     """
     try:
-        text = (folder / SKILL_FILE).read_text(encoding="utf-8", errors="replace")
+        text = read_text(folder / SKILL_FILE, MAX_TEXT_FILE_BYTES)
     except OSError as exc:
         raise ConfigError(f"cannot read it: {exc.strerror or exc}") from None
     meta, _ = parse_front_matter(text, str(folder / SKILL_FILE))
@@ -74,7 +75,7 @@ def _read_skill(folder: Path, source: str, in_workspace: bool) -> Skill:
 
 def _candidates(base: Path) -> list[Path]:
     try:
-        return sorted(p for p in base.iterdir() if (p / SKILL_FILE).is_file())
+        return sorted(p for p in base.iterdir() if (p / SKILL_FILE).exists())
     except OSError:
         return []
 

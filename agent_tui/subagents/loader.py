@@ -18,6 +18,7 @@ from pathlib import Path
 
 from agent_tui.commands.prompt_files import parse_front_matter
 from agent_tui.errors import ConfigError
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import inside_workspace
 
 AGENT_NAME = re.compile(r"^[A-Za-z][\w-]{0,63}$")
@@ -103,7 +104,7 @@ def read_agent_file(path: Path) -> AgentSpec:
         ConfigError: unreadable, bad front matter, or a name that cannot be an agent name.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_TEXT_FILE_BYTES, errors="strict")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot be read: {exc}", file=str(path)) from exc
     meta, body = parse_front_matter(text, str(path))

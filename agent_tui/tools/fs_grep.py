@@ -10,11 +10,13 @@ from pathlib import Path
 
 from agent_tui.errors import ToolError
 from agent_tui.key_env import child_environ
+from agent_tui.safe_read import read_bytes
 from agent_tui.tools.fs_walk import glob_to_regex, rg_base_args, walk_files
 
 Match = tuple[str, int, str]  # (path, line number, line text)
 MAX_LINE = 20_000  # characters of a line kept from either engine; the tool cuts around the match
 SNIFF = 8192
+MAX_SEARCH_FILE_BYTES = 64 << 20  # larger files count as unreadable (ripgrep is the fast path)
 
 
 @dataclass
@@ -153,7 +155,8 @@ def python_search(root: Path, q: GrepQuery, *, collect: int) -> SearchOutcome:
         if wanted is not None and not wanted.match(rel):
             continue
         try:
-            data = (root / rel).read_bytes()
+            # Never follows a link, never blocks on a FIFO swapped in since the walk listed it.
+            data = read_bytes(root / rel, MAX_SEARCH_FILE_BYTES, follow_symlinks=False)
         except OSError:
             outcome.unreadable += 1
             continue

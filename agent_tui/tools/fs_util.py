@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_tui.errors import ToolError
+from agent_tui.safe_read import read_bytes
 
 SNIFF_BYTES = 8192
 Edit = tuple[int, int, list[str]]  # (first line, lines removed, lines inserted), 0-based
@@ -163,7 +164,7 @@ def read_text_for_edit(path: Path, shown: str) -> TextFile:
             "cannot be edited with this tool (use run_in_terminal with sed or a script)."
         )
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, MAX_EDIT_BYTES)  # refused, not blocked on, if now a FIFO
     except PermissionError:
         raise ToolError(f"Permission denied reading {shown}.") from None
     except OSError as exc:

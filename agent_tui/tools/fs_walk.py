@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
+
 RG_ENV = "AGENT_TUI_RG"  # path to rg, or empty to force the pure-Python fallback
 
 
@@ -138,7 +140,7 @@ class _Rule:
 
 def _read_gitignore(path: Path) -> list[_Rule]:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_text(path, MAX_TEXT_FILE_BYTES)  # a FIFO named .gitignore must not hang a walk
     except OSError:
         return []
     rules = []

@@ -13,6 +13,7 @@ from typing import Any
 
 from agent_tui.commands.prompt_files import parse_front_matter
 from agent_tui.errors import ToolError
+from agent_tui.safe_read import read_text_head
 from agent_tui.skills.discover import (
     MAX_SKILL_CHARS,
     SKILL_FILE,
@@ -47,7 +48,7 @@ def _target(input: dict[str, Any], ctx: ToolContext) -> tuple[Skill, Path, str]:
 
 def _read(skill: Skill, path: Path, shown: str) -> ToolResult:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_text_head(path, MAX_SKILL_CHARS)
     except OSError as exc:
         raise ToolError(f"Cannot read {shown}: {exc.strerror or exc}.") from None
     if shown == SKILL_FILE:

@@ -11,7 +11,8 @@ import logging
 from pathlib import Path
 
 from agent_tui.paths import state_dir, workspace_dir_name
-from agent_tui.state_files import move_aside, private_fd, write_private
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
+from agent_tui.state_files import move_aside, private_fd, write_failed, write_private
 
 MAX_ENTRIES = 500
 logger = logging.getLogger(__name__)
@@ -26,7 +27,7 @@ def load_history(workspace: Path) -> list[str]:
     """The workspace's earlier prompts, oldest first (unreadable lines are skipped)."""
     path = history_path(workspace)
     try:
-        lines = path.read_bytes().decode("utf-8").splitlines()
+        lines = read_text(path, MAX_TEXT_FILE_BYTES, errors="strict").splitlines()
     except FileNotFoundError:
         return []
     except UnicodeDecodeError:
@@ -55,8 +56,9 @@ def append_history(workspace: Path, prompt: str) -> None:
             private_fd(path, append=True), "a", encoding="utf-8"
         ) as fh:  # 0600: prompts hold code
             fh.write(json.dumps(prompt, ensure_ascii=False) + "\n")
-    except OSError:
+    except OSError as exc:
         logger.warning("cannot save prompt history %s", path, exc_info=True)
+        write_failed("the prompt history", exc, "earlier prompts of this run are not kept")
 
 
 def _rewrite(path: Path, prompts: list[str]) -> None:

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.text_safety import one_line, visible
 
 MAX_LINES = 14
@@ -42,9 +43,9 @@ def gated_settings(workspace: Path, keys: tuple[str, ...], mcp_files: list[str])
     lines: list[str] = []
     if keys:
         try:
-            with (workspace / ".agentrc").open("rb") as handle:
-                tree = tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError):
+            rc = read_text(workspace / ".agentrc", MAX_TEXT_FILE_BYTES, errors="strict")
+            tree = tomllib.loads(rc)
+        except (OSError, ValueError):
             tree = {}  # it was valid when loaded; if it changed since, name the keys only
         for key in keys:
             node: Any = tree
