@@ -190,6 +190,8 @@ def created_protected(policy: SandboxPolicy, existed: set[Path]) -> list[Path]:
     for path in policy.protected():
         if path in existed or not os.path.lexists(path):
             continue
+        if any(path.is_relative_to(git) for git in policy.git_dirs):
+            continue
         rel = path.relative_to(next(r for r in policy.write_roots() if path.is_relative_to(r)))
         if any(rel.as_posix().startswith(prefix) for prefix in CREATABLE):
             continue

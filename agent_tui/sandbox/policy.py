@@ -85,6 +85,9 @@ class SandboxPolicy:
     ask: bool = False
     required: bool = False
     network: bool = field(default=True)  # the proxy for allowed domains (False: no route at all)
+    # The .git folder of a repository the workspace is a subfolder of (a monorepo package): a
+    # commit there must work as at the top, its config, hooks and info still read-only.
+    git_dirs: tuple[Path, ...] = ()
 
     @property
     def enabled(self) -> bool:
@@ -94,11 +97,14 @@ class SandboxPolicy:
         """Folders commands may write (besides the private temp dir)."""
         if self.mode is not SandboxMode.WORKSPACE_WRITE:
             return ()
-        return (self.workspace, *self.writable)
+        return (self.workspace, *self.writable, *self.git_dirs)
 
     def protected(self) -> list[Path]:
         """The protected paths under every write root (existing or not)."""
-        return [root / name for root in self.write_roots() for name in PROTECTED_NAMES]
+        roots = [r for r in self.write_roots() if r not in self.git_dirs]
+        found = [root / name for root in roots for name in PROTECTED_NAMES]
+        inner = [n.removeprefix(".git/") for n in PROTECTED_NAMES if n.startswith(".git/")]
+        return found + [git / name for git in self.git_dirs for name in inner]
 
     def hidden(self) -> list[Path]:
         """The deny-list paths that exist (only those can be mounted over)."""
@@ -145,6 +151,7 @@ def build_policy(
     deny += [Path(str(p)).expanduser() for p in section.get("deny_read", [])]
     writable = _paths([*add_dirs, *section.get("writable", [])], root)
     return SandboxPolicy(
+        git_dirs=_enclosing_git_dir(root),
         mode=chosen,
         workspace=root,
         writable=tuple(w for w in writable if w != root),
@@ -154,6 +161,17 @@ def build_policy(
         required=bool(section.get("required", False)),
         network=bool(section.get("network", True)),
     )
+
+
+def _enclosing_git_dir(root: Path) -> tuple[Path, ...]:
+    """The ``.git`` folder of a repository above the workspace, if it is inside one."""
+    for folder in root.parents:
+        candidate = folder / ".git"
+        if candidate.is_dir():
+            return (candidate,)
+        if candidate.exists():
+            return ()  # a worktree's .git file: its folder lives elsewhere, left as it is
+    return ()
 
 
 def _app_private_paths() -> list[Path]:
