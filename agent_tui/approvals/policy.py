@@ -136,6 +136,8 @@ class ApprovalEngine:
         self._terminal = self._terminal_rules()
         self._urls = self._url_rules()
         self._edits = self._edit_rules()
+        # Configured instructions files are read into prompts as AGENTS.md is, so they are protected.
+        self._instructions = tuple(config.section("agent", "instructions_files") or ())
 
     # --- public interface ---------------------------------------------------------------------
 
@@ -323,7 +325,7 @@ class ApprovalEngine:
             return "a path only known when it runs"
         if not is_inside(self.workspace, full):
             return "outside the workspace"
-        glob = protected_glob(self.workspace, full)
+        glob = protected_glob(self.workspace, full, self._instructions)
         return f"a protected path (`{glob}`)" if glob else None
 
     @staticmethod
@@ -344,7 +346,7 @@ class ApprovalEngine:
         if call.manifest.read_only:
             return None
         for rel in call.relative:
-            glob = protected_glob(self.workspace, self.workspace / rel)
+            glob = protected_glob(self.workspace, self.workspace / rel, self._instructions)
             if glob:
                 return protected_reason(rel, glob)
         if call.parsed is None:
@@ -353,7 +355,7 @@ class ApprovalEngine:
         for target in call.parsed.writes:
             full = self._write_path(target, changes_dir, call.cwd)
             if full is not None and is_inside(self.workspace, full):
-                glob = protected_glob(self.workspace, full)
+                glob = protected_glob(self.workspace, full, self._instructions)
                 if glob:
                     return f"the command writes to {target}, {PROTECTED_NOTE} (`{glob}`)"
         return None
