@@ -9,7 +9,8 @@
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
 3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
                      command line we cannot parse, a redirection or an option writing outside the
-                     workspace, a path argument or ``<`` outside it, ``/dev/tcp`` -> ask
+                     workspace, a path argument or ``<`` outside it, ``/dev/tcp``, a git command
+                     in a repository whose config names a program it would run -> ask
    ``flag``          ``--allow-tool NAME`` -> allow
 4. ``not_eligible``  ``tools.eligible_for_auto_approval.NAME = false`` -> ask
    ``mode``          accept-edits mode and an edit tool on paths inside the workspace (the deny
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.approvals.command_paths import path_problem, unresolvable_write
+from agent_tui.approvals.git_commands import git_problem
 from agent_tui.approvals.grants import ApprovalGrant, GrantStore
 from agent_tui.approvals.option_effects import OptionEffect
 from agent_tui.approvals.protected import PROTECTED_NOTE, protected_glob, protected_reason
@@ -317,7 +319,9 @@ class ApprovalEngine:
             problem = self._write_problem(target, changes_dir, call.cwd)
             if problem:
                 return f"the command writes to {target}, {problem}"
-        return path_problem(call.parsed, self.workspace, call.cwd)
+        problem = path_problem(call.parsed, self.workspace, call.cwd)
+        # Last: it runs git to read the repository's config.
+        return problem or git_problem(call.parsed, call.cwd)
 
     def _write_problem(self, target: str, changes_dir: bool, cwd: Path) -> str | None:
         full = self._write_path(target, changes_dir, cwd)

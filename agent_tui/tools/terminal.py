@@ -16,6 +16,7 @@ from typing import Any
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.git_config import hardening_env
 from agent_tui.tools.terminal_env import terminal_environment
 from agent_tui.tools.terminal_manager import terminal_manager
 from agent_tui.tools.terminal_process import (
@@ -39,12 +40,14 @@ def _terminal_settings(ctx: ToolContext) -> dict[str, Any]:
 
 
 def command_environment(ctx: ToolContext) -> dict[str, str]:
-    """The environment a command runs with: ``[tools.terminal.env]`` over the app's (no API keys)."""
+    """The environment a command runs with: ``[tools.terminal.env]`` over the app's (no API keys),
+    and git's ``core.fsmonitor`` off whatever a repository says (git_config.hardening_env)."""
     config = ctx.config
     key_names: list[str] = []
     if config is not None:
         key_names = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
-    return terminal_environment(os.environ, _terminal_settings(ctx).get("env"), key_names)
+    env = terminal_environment(os.environ, _terminal_settings(ctx).get("env"), key_names)
+    return {**env, **hardening_env(env)}
 
 
 def current_cwd(ctx: ToolContext) -> Path:
