@@ -46,12 +46,29 @@ def build_agent(
     from agent_tui.subagents.setup import install_agents
 
     install_agents(config.workspace, tools, participants, deps.session)
+    deps.sandbox = make_sandbox(config, deps.approvals)
     limits = Limits.from_config(config)
     if limits.enabled:
         deps.checkpoints = Checkpoints(config.workspace, limits)
     _share_disabled(deps)
     _attach_mcp(deps, config, config.model.name)
     return Agent(deps)
+
+
+def make_sandbox(config: Config, approvals: ApprovalEngine) -> Any:
+    """The session's sandbox from ``[sandbox]`` / ``--sandbox``; the approval engine and the
+    app's own git use the same one."""
+    from agent_tui.sandbox.policy import build_policy
+    from agent_tui.sandbox.runtime import NETWORK_GRANT, Sandbox, set_current
+
+    def granted_domains() -> list[str]:
+        grants = approvals.grants.for_tool(NETWORK_GRANT)
+        return [g.pattern for g in grants if g.pattern]
+
+    sandbox = Sandbox(build_policy(config, config.workspace), granted_domains)
+    approvals.sandbox = sandbox
+    set_current(sandbox)
+    return sandbox
 
 
 def _share_disabled(deps: AgentDeps) -> None:
@@ -118,6 +135,7 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     approvals.modes = engine.modes  # and the mode
     notes = await _apply_mcp(agent, config)
     deps.config, deps.approvals = config, approvals
+    deps.sandbox = make_sandbox(config, approvals)  # the folder's [sandbox] applies once trusted
     _share_disabled(deps)
     if provider is not None:
         await agent.set_model(config.model, provider)

@@ -101,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         "changes nothing",
     )
     add(
+        "--sandbox",
+        choices=["workspace-write", "read-only", "off"],
+        help="where commands run: workspace-write (default where bwrap works: writes only in the "
+        "workspace, network only to allowed domains), read-only, or off",
+    )
+    add(
         "--trust",
         action="store_true",
         help="apply this workspace's trust-gated .agentrc settings for this run",
@@ -147,6 +153,8 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
         if value is not None:
             model[key] = value
     layer: dict[str, Any] = {"model": model} if model else {}
+    if args.sandbox is not None:
+        layer["sandbox"] = {"mode": args.sandbox}
     if args.max_turns is not None:
         layer["agent"] = {"max_rounds": args.max_turns}
     return layer
@@ -215,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv[:1] == ["mcp"]:
             return _mcp_command(argv[1:])
+        if argv[:1] == ["sandbox"]:
+            from agent_tui.sandbox.cli import main as sandbox_main
+
+            return sandbox_main(argv[1:])
         return _run(build_parser().parse_args(argv))
     except AgentError as exc:
         sys.stderr.write(f"agent-tui: {exc}\n")

@@ -171,7 +171,10 @@ def _env_layer(env: dict[str, str]) -> dict[str, Any]:
         model["name"] = env["AGENT_TUI_MODEL"]
     if env.get("AGENT_TUI_BASE_URL"):
         model["base_url"] = env["AGENT_TUI_BASE_URL"]
-    return {"model": model} if model else {}
+    layer: dict[str, Any] = {"model": model} if model else {}
+    if env.get("AGENT_TUI_SANDBOX"):  # workspace-write | read-only | off, as --sandbox
+        layer["sandbox"] = {"mode": env["AGENT_TUI_SANDBOX"]}
+    return layer
 
 
 def _pick_provider(model: dict[str, Any], env: dict[str, str]) -> str:

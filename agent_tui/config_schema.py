@@ -123,6 +123,8 @@ SCHEMA: dict[str, Any] = {
             "properties": {
                 "auto_approve": {"type": "boolean"},
                 "disabled": {"type": "array", "items": {"type": "string"}},
+                # Longer tool results reach the model as start + end, the whole saved to a file.
+                "max_result_chars": {"type": "integer", "minimum": 2000},
                 "eligible_for_auto_approval": _BOOL_MAP,
                 "terminal": {
                     "type": "object",
@@ -212,6 +214,7 @@ SCHEMA: dict[str, Any] = {
                                 "additionalProperties": {"type": "string"},
                             },
                             "disabled": {"type": "boolean"},
+                            "sandbox": {"type": "boolean"},  # stdio: inside the sandbox
                             # A pre-registered OAuth client. Inherits "trusted" like `headers`:
                             # the secret goes only to the server's own authorization server, and
                             # can be `${input:ID}` so its value stays in ~/.agentrc.
@@ -279,6 +282,24 @@ SCHEMA: dict[str, Any] = {
                             },
                         },
                     },
+                },
+            },
+        },
+        # What commands may reach: a workspace may loosen it only once the user trusts the folder.
+        "sandbox": {
+            WORKSPACE: TRUSTED,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "mode": {"enum": ["workspace-write", "read-only", "off"]},
+                "ask": {"type": "boolean"},
+                "required": {"type": "boolean"},
+                "network": {"type": "boolean"},
+                "writable": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "deny_read": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "allow_domains": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^(\\*\\.)?[A-Za-z0-9.-]+$"},
                 },
             },
         },

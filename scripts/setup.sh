@@ -37,6 +37,8 @@ if [ "$extra" = "dev" ]; then
   command -v git >/dev/null 2>&1 || wanted+=(git)  # real repos in tests
   node_ok || wanted+=(nodejs npm)                   # the MCP test server (server-everything)
   command -v tmux >/dev/null 2>&1 || wanted+=(tmux) # the real-terminal check (tests/ui/test_tmux.py)
+  command -v bwrap >/dev/null 2>&1 || wanted+=(bubblewrap) # the sandbox (tests/sandbox/)
+  command -v socat >/dev/null 2>&1 || wanted+=(socat)      # its network bridge (else a Python one)
   if [ ${#wanted[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     step "installing ${wanted[*]} with apt-get"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}") >/dev/null
@@ -50,6 +52,14 @@ if [ "$extra" = "dev" ]; then
     exit 2
   fi
   command -v tmux >/dev/null 2>&1 || echo "note: install tmux to run the real-terminal check" >&2
+  command -v bwrap >/dev/null 2>&1 || echo "note: install bubblewrap to run the sandbox tests" >&2
+elif [ "$(uname -s)" = Linux ] && ! command -v bwrap >/dev/null 2>&1 &&
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  # The app runs commands in a bwrap sandbox where it can; without it they ask first, and the
+  # app says so at start (how to install it included), so a non-root setup stays quiet here.
+  step "installing bubblewrap (the command sandbox) with apt-get"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap socat) >/dev/null ||
+    echo "note: could not install bubblewrap; commands will ask before they run" >&2
 fi
 
 if [ ! -x .venv/bin/python ]; then

@@ -2,7 +2,9 @@
 
 Every call ends with a ToolResult the model sees, whatever happens: an unknown tool, invalid input,
 a denial, a ToolError or a bug in a tool. Approvals are asked one at a time in call order; approved
-read-only calls then run concurrently and the rest one after another, in order.
+read-only calls then run concurrently and the rest one after another, in order. A result over
+``[tools] max_result_chars`` reaches the model as its start and end, the whole saved in a file
+``read_file`` can page through (``tools/result_files.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from agent_tui.hooks.decide import hook_verdict
 from agent_tui.hooks.runner import HookOutcome
 from agent_tui.schema_check import certainly_valid
 from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
+from agent_tui.tools.result_files import cap_result, max_result_chars
 
 if TYPE_CHECKING:
     from agent_tui.agent.loop import AgentDeps
@@ -84,15 +87,42 @@ def denial_result(decision: Decision) -> ToolResult:
     return error_result(text)
 
 
+PAGED_READER = "read_file"  # what a saved big result is read with, a page at a time
+MAX_NAMED_TOOLS = 40  # a refusal names at most this many of the offered tools
+
+
+def unavailable_message(name: str, offered: tuple[str, ...]) -> str:
+    """The result of a call to a tool the request did not offer.
+
+    Only names the request itself offered are listed: nothing about tools the user disabled or the
+    cap left out, and the model's own name is cut short (it may be anything).
+    """
+    shown = ", ".join(offered[:MAX_NAMED_TOOLS]) or "none"
+    more = f" and {len(offered) - MAX_NAMED_TOOLS} more" if len(offered) > MAX_NAMED_TOOLS else ""
+    return (
+        f"There is no tool named {name[:64]!r} available in this request; it was not run. "
+        f"Call only the tools offered with this request: {shown}{more}."
+    )
+
+
 class CallProcessor:
-    """Runs one round's tool calls, reporting every step as events through ``emit``."""
+    """Runs one round's tool calls, reporting every step as events through ``emit``.
+
+    Args:
+        deps: the agent's tools, approvals, session and the rest.
+        offered: the names of the tools the round's request offered, exactly as sent: a call to
+            any other (one the 128-tool cap left out, one disabled, one outside the participant's
+            or the sub-agent's set, an invented name) is refused without running.
+        emit: where the events go.
+        agent: the running Agent, for run_agent (None: no sub-agents).
+    """
 
     def __init__(
-        self, deps: AgentDeps, allowed: Iterable[str] | None, emit: Emit, agent: Any = None
+        self, deps: AgentDeps, offered: Iterable[str], emit: Emit, agent: Any = None
     ) -> None:
         self.deps = deps
-        self.agent = agent  # the running Agent, for run_agent (None: no sub-agents)
-        self.allowed = set(allowed) if allowed is not None else None
+        self.agent = agent
+        self.offered = tuple(offered)
         self.emit = emit
         self.results: dict[str, ToolResult] = {}
         self.edited: dict[str, dict[str, Any]] = {}  # call id -> the input the user edited
@@ -113,18 +143,22 @@ class CallProcessor:
             agent=self.agent,
             call_id=call_id,
             on_event=self.emit,
+            sandbox=self.deps.sandbox,
         )
 
     def _finish(self, call: RawCall, result: ToolResult, past: str = "", t0: float = 0.0) -> None:
+        if call.name != PAGED_READER or result.is_error:  # read_file pages on its own
+            result = cap_result(
+                result, self.deps.workspace, call.name, max_result_chars(self.deps.config)
+            )
         self.results[call.id] = result
         duration = time.monotonic() - t0 if t0 else 0.0
         self.emit(ev.ToolCallFinished(call.id, call.name, result, past, duration))
 
     def _offered(self, name: str) -> bool:
         tools = self.deps.tools
-        if name not in tools or name in tools.disabled:
-            return False
-        return self.allowed is None or name in self.allowed
+        # Still registered and enabled too: a server may have dropped it, /tools disabled it.
+        return name in self.offered and name in tools and name not in tools.disabled
 
     def _check(self, call: RawCall, value: dict[str, Any]) -> tuple[Tool, Prepared]:
         """Validate and prepare; raises ToolError with the message for the model."""
@@ -154,13 +188,7 @@ class CallProcessor:
             return None
         if not self._offered(call.name):
             self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None, origin=call.origin))
-            offered = ", ".join(m.name for m in self.deps.tools.enabled(self.allowed))
-            self._finish(
-                call,
-                error_result(
-                    f"There is no tool named {call.name!r} available now. Available tools: {offered}."
-                ),
-            )
+            self._finish(call, error_result(unavailable_message(call.name, self.offered)))
             return None
         manifest = self.deps.tools.manifest(call.name)
         try:
@@ -224,15 +252,50 @@ class CallProcessor:
             return None
         return _Approved(call, tool, manifest, value, prepared)
 
+    async def _run_tool(self, item: _Approved, escalation: Any = None) -> ToolResult:
+        context = self._context(item.call.id)
+        context.sandbox_exception = escalation or self._outside_grant(item)
+        files = self.deps.checkpoints
+        if files is None:
+            return await item.tool.invoke(item.input, context)
+        # Snapshot what the call may change first (/undo, /rewind).
+        async with files.around_call(item.manifest, item.input, item.prepared):
+            return await item.tool.invoke(item.input, context)
+
+    def _outside_grant(self, item: _Approved) -> Any:
+        """An escalation to run outside the sandbox when the user granted it for this command."""
+        sandbox = self.deps.sandbox
+        if sandbox is None or not sandbox.active or item.call.name != "run_in_terminal":
+            return None
+        from agent_tui.sandbox.escalate import Escalation
+        from agent_tui.sandbox.runtime import OUTSIDE_GRANT
+
+        granted = self.deps.approvals.granted_as(OUTSIDE_GRANT, item.manifest, item.input)
+        return Escalation(outside=True) if granted else None
+
+    async def _escalate(self, item: _Approved, result: ToolResult) -> ToolResult:
+        """Ask about what the sandbox stopped; run again if the user lets it through."""
+        from agent_tui.sandbox.escalate import escalate
+
+        approvals = self.deps.approvals
+        notify(self.deps, f"agent-tui needs your permission: the sandbox stopped {item.call.name}")
+        return await escalate(
+            result,
+            call_id=item.call.id,
+            name=item.call.name,
+            value=item.input,
+            emit=self.emit,
+            grants=approvals.grants,
+            command_pattern=approvals.suggest_pattern(item.manifest, item.input),
+            run_again=lambda escalation: self._run_tool(item, escalation),
+        )
+
     async def _invoke(self, item: _Approved) -> None:
         t0 = time.monotonic()
-        files = self.deps.checkpoints
         try:
-            if files is None:
-                result = await item.tool.invoke(item.input, self._context(item.call.id))
-            else:  # snapshot what the call may change first (/undo, /rewind)
-                async with files.around_call(item.manifest, item.input, item.prepared):
-                    result = await item.tool.invoke(item.input, self._context(item.call.id))
+            result = await self._run_tool(item)
+            if result.data.get("sandbox_blocks"):
+                result = await self._escalate(item, result)
         except ToolError as exc:
             result = error_result(str(exc))
         except ApprovalRequired:

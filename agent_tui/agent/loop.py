@@ -22,6 +22,7 @@ from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
+from agent_tui.agent.past_calls import slim_past_calls
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
@@ -78,6 +79,7 @@ class AgentDeps:
     references: ReferenceRegistry = field(default_factory=builtin_reference_registry)
     mcp: Any = None  # agent_tui.mcp.manager.McpManager, or None when no server is configured
     checkpoints: Any = None  # agent_tui.checkpoints.Checkpoints: file snapshots for /undo, /rewind
+    sandbox: Any = None  # agent_tui.sandbox.runtime.Sandbox: where commands run (None: as they are)
 
 
 @dataclass
@@ -152,7 +154,8 @@ class Agent:
         return [*mcp.notices, *failed, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
-        """Stop MCP servers, background terminals and the provider's connections."""
+        """Stop MCP servers, background terminals, the sandbox's network and the provider's
+        connections."""
         from agent_tui.hooks.turn_hooks import session_ended
 
         await session_ended(self)
@@ -162,6 +165,8 @@ class Agent:
         terminals = self.deps.session.extras.get("terminals")
         if terminals is not None:
             await terminals.aclose()
+        if self.deps.sandbox is not None:
+            await self.deps.sandbox.aclose()  # its network namespace and proxy
         await self.deps.provider.aclose()
 
     def reset(self) -> None:
@@ -354,6 +359,9 @@ class Agent:
         recounts = 0  # requests built again because the server counted them over the budget
         if (served := await self.window_discovery.wait(self.model)) is not None:
             self.budget.served[self.model.name] = served[0]
+        # The calls that ran keep their long arguments (a file's content) out of every request
+        # from now on; the file is on disk for the model to read back.
+        slim_past_calls(self.conversation)
         while True:
             # Near the window (or the smaller one a "too long" revealed) a summary of the older
             # turns comes before pruning drops them.
@@ -466,7 +474,9 @@ class Agent:
             )
         if not calls:
             return
-        async for event in self._run_calls(plan, calls):
+        # Only what this request offered may run: not a tool the 128-tool cap left out, one
+        # disabled or registered since, or one outside the participant's or sub-agent's set.
+        async for event in self._run_calls(calls, [s.name for s in specs]):
             if isinstance(event, ev.SubagentEvent) and isinstance(event.inner, ev.UsageUpdated):
                 # A sub-agent's tokens count into this turn (its own totals are its own).
                 state.usage = add_usage(state.usage, event.inner.usage)
@@ -512,9 +522,9 @@ class Agent:
             prompt_tokens=exc.prompt_tokens,
         )
 
-    async def _run_calls(self, plan: TurnPlan, calls: list[RawCall]) -> AsyncIterator[ev.Event]:
+    async def _run_calls(self, calls: list[RawCall], offered: list[str]) -> AsyncIterator[ev.Event]:
         queue: asyncio.Queue[ev.Event | None] = asyncio.Queue()
-        processor = CallProcessor(self.deps, plan.tool_names, queue.put_nowait, self)
+        processor = CallProcessor(self.deps, offered, queue.put_nowait, self)
 
         async def work() -> None:
             try:

@@ -12,8 +12,9 @@ import asyncio
 from dataclasses import dataclass
 
 from agent_tui.agent.references import MAX_COMMAND_OUTPUT_CHARS, Reference
+from agent_tui.sandbox.blocked import summary
 from agent_tui.tools.base import SessionState, ToolContext
-from agent_tui.tools.terminal import command_environment, current_cwd
+from agent_tui.tools.terminal import command_environment, command_sandbox, current_cwd
 from agent_tui.tools.terminal_process import resolve_shell, spawn
 
 PENDING_KEY = "user_shell_pending"
@@ -44,8 +45,14 @@ async def run_user_command(ctx: ToolContext, command: str) -> UserCommandResult:
     """
     settings = ctx.config.section("tools", "terminal") if ctx.config is not None else None
     shell = resolve_shell((settings or {}).get("shell") if isinstance(settings, dict) else None)
+    sandbox, _ = command_sandbox(ctx)
     proc, _log = await spawn(
-        command, shell=shell, cwd=current_cwd(ctx), label="user", env=command_environment(ctx)
+        command,
+        shell=shell,
+        cwd=current_cwd(ctx),
+        label="user",
+        env=command_environment(ctx),
+        sandbox=sandbox,
     )
     try:
         await asyncio.wait_for(proc.exited.wait(), TIMEOUT_S)
@@ -57,7 +64,11 @@ async def run_user_command(ctx: ToolContext, command: str) -> UserCommandResult:
         raise
     if proc.returncode is None or proc.anything_alive():
         await proc.terminate()
-    result = UserCommandResult(command, proc.status(), proc.capture.text())
+    output = proc.capture.text()
+    blocks = await proc.launch.finish(output) if proc.launch is not None else []
+    if blocks:
+        output += "\n" + summary(blocks)
+    result = UserCommandResult(command, proc.status(), output)
     pending(ctx.session).append(result)
     return result
 

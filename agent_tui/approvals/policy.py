@@ -6,11 +6,14 @@
                      MCP tool: its server's readOnlyHint alone; it asks at step 7, ``mode``)
    ``mode``          plan mode (``modes``) and the tool is not read-only -> deny, with a reason
                      the model sees; before ``--yolo``, so plan mode changes nothing whatever else
+   ``sandbox``       ``[sandbox] required = true`` and no sandbox here: a command -> deny
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
 3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
                      command line we cannot parse, a redirection or an option writing outside the
                      workspace, a path argument or ``<`` outside it, ``/dev/tcp``, a git command
-                     in a repository whose config names a program it would run -> ask
+                     in a repository whose config names a program it would run -> ask. A
+                     command that runs in the sandbox asks here only for a protected path or a
+                     ``= false`` rule: the sandbox decides what it may read, write and reach.
    ``flag``          ``--allow-tool NAME`` -> allow
 4. ``not_eligible``  ``tools.eligible_for_auto_approval.NAME = false`` -> ask
    ``mode``          accept-edits mode and an edit tool on paths inside the workspace (the deny
@@ -20,6 +23,8 @@
                      edit globs cover the call -> allow. A terminal rule or grant covers a
                      sub-command that writes or runs through an option (``git log --output=F``,
                      option_effects.py) only if it names that option (rules.names_word).
+   ``sandbox``       a command inside an active sandbox (unless ``[sandbox] ask = true``) ->
+                     allow; what the sandbox then stops is asked about afterwards (escalate.py)
 7. ``default``       -> ask
 
 Flags: ``--yolo`` is "approve everything" (as VS Code's global auto-approve): it overrides deny rules
@@ -135,6 +140,9 @@ class ApprovalEngine:
         self._eligible: dict[str, bool] = dict(
             config.section("tools", "eligible_for_auto_approval") or {}
         )
+        # The session's sandbox (agent_tui.sandbox.runtime.Sandbox), set by build: inside it a
+        # command no rule covers runs without asking (step ``sandbox``).
+        self.sandbox: Any = None
         self._terminal = self._terminal_rules()
         self._urls = self._url_rules()
         self._edits = self._edit_rules()
@@ -168,6 +176,8 @@ class ApprovalEngine:
                 f"denied: plan mode, only read-only tools run ({name} is not one)",
                 "Finish the plan with read-only tools; the user accepts it before any change.",
             )
+        if name == TERMINAL_TOOL and self.sandbox is not None and self.sandbox.refuses:
+            return Verdict("deny", "sandbox", f"denied: {self.sandbox.notice()}")
         if self.yolo:
             # Still runs, but the card and the headless line say what it touched.
             note = self._protected(call)
@@ -194,6 +204,9 @@ class ApprovalEngine:
         remembered = self._remembered_or_setting(call)
         if remembered is not None:
             return remembered
+        if self._contained(call) and not self.sandbox.policy.ask:
+            mode = self.sandbox.policy.mode.value
+            return Verdict("allow", "sandbox", f"allowed: runs in the sandbox ({mode})")
         if not vouched:
             return Verdict(
                 "ask", "mode", f"asked: plan mode, and only its MCP server says {name} only reads"
@@ -229,6 +242,18 @@ class ApprovalEngine:
         items = call.items()
         uncovered = [i for i in items if not self._item_covered(call, i)] or list(items)
         return "\n".join(dict.fromkeys(exact_pattern(i) for i in uncovered)) or None
+
+    def granted_as(self, grant_tool: str, manifest: Manifest, input: dict[str, Any]) -> bool:
+        """Whether grants stored under ``grant_tool`` (``sandbox.outside``) cover every
+        sub-command of this terminal call, matched as terminal grants are."""
+        grants = [g for g in self.grants.for_tool(grant_tool) if g.pattern]
+        call = self._describe(manifest, input, Prepared("", ""))
+        items = call.items()
+        if not grants or not items:
+            return False
+        return all(
+            any(self._grant_matcher(call, g.pattern or "")(item) for g in grants) for item in items
+        )
 
     def command_parts(
         self, manifest: Manifest, input: dict[str, Any], prepared: Prepared
@@ -276,6 +301,8 @@ class ApprovalEngine:
         notes = []
         if self.yolo:
             notes.append("--yolo: every tool call runs without asking, including denied rules.")
+        if self.sandbox is not None and self.sandbox.notice():
+            notes.append(self.sandbox.notice())
         if self.config.ignored_untrusted:
             from agent_tui.config_gate import format_keys
 
@@ -288,12 +315,20 @@ class ApprovalEngine:
 
     # --- steps --------------------------------------------------------------------------------
 
+    def _contained(self, call: _Call) -> bool:
+        """Whether the call is a command that runs inside an active sandbox."""
+        return call.command is not None and self.sandbox is not None and self.sandbox.active
+
     def _deny_rule(self, call: _Call) -> str | None:
-        if call.outside:
+        if call.outside and not self._contained(call):
             return f"{call.outside[0]} is outside the workspace"
         protected = self._protected(call)
         if protected:
             return protected
+        if call.command is not None and self._contained(call):
+            # What it reads and writes outside the workspace the sandbox decides; only the
+            # user's own `= false` rules still ask.
+            return self._false_rule(call)
         if call.command is not None:
             return self._terminal_deny(call)
         rules = self._urls if call.manifest.kind == "fetch" else self._edits
@@ -304,13 +339,22 @@ class ApprovalEngine:
                     return f"rule `{rule.pattern}` = false in {rule.where} matches {item}"
         return None
 
+    def _false_rule(self, call: _Call) -> str | None:
+        """A terminal rule set to false that matches a sub-command (the whole line when it
+        cannot be parsed)."""
+        items = [c.text for c in call.parsed.commands] if call.parsed else [call.command or ""]
+        for item in items:
+            rule = next((r for r in self._terminal if not r.allow and r.matches(item)), None)
+            if rule:
+                return f"rule `{rule.pattern}` = false in {rule.where} matches `{item}`"
+        return None
+
     def _terminal_deny(self, call: _Call) -> str | None:
         if call.parsed is None:
             return "the command line could not be parsed, so its parts cannot be checked"
-        for sub in call.parsed.commands:
-            rule = next((r for r in self._terminal if not r.allow and r.matches(sub.text)), None)
-            if rule:
-                return f"rule `{rule.pattern}` = false in {rule.where} matches `{sub.text}`"
+        false_rule = self._false_rule(call)
+        if false_rule:
+            return false_rule
         unresolvable = unresolvable_write(call.parsed, call.cwd)
         if unresolvable:
             return unresolvable

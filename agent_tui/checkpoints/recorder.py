@@ -6,8 +6,9 @@ and :meth:`Checkpoints.around_call` wraps every tool call that may change files:
 - the built-in edit tools (``create_file``, ``replace_string_in_file``, ``apply_patch``) name the
   paths they will write in ``Prepared.paths`` (a patch's move sources and targets and its deletes
   included): each is snapshotted before the turn's first change to it;
-- any other call that is not read-only (``run_in_terminal``, MCP tools) is watched with
-  ``git status`` before and after (see ``gitstate``).
+- any other call that is not one of our read-only tools (``run_in_terminal``, and every MCP
+  tool, ``readOnlyHint`` or not: a server's hint is only its claim) is watched with ``git status``
+  before and after (see ``gitstate``).
 
 After each call the state of what it touched is recorded, so /undo can tell the agent's last write
 from a later hand edit. Recording never stops a tool: what could not be saved is written down as
@@ -21,6 +22,7 @@ import logging
 import os
 import secrets
 import stat
+import threading
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -98,6 +100,7 @@ class Checkpoints:
         self.prompts: dict[int, str] = {}  # turn index -> the text the user typed
         self._turn: int | None = None
         self._record: TurnRecord | None = None
+        self._lock = threading.Lock()
 
     # ---- turns ---------------------------------------------------------------------------
 
@@ -204,10 +207,18 @@ class Checkpoints:
         skip = {Path(p) for p in record.files} if record is not None else set()
         return gitstate.watch_before(self.workspace, skip, self.limits.max_file_bytes)
 
-    def after_command(self, watch: gitstate.CommandWatch | None, command: str) -> None:
-        """Record the tracked files the command changed, with what they held before it."""
+    def after_command(
+        self, watch: gitstate.CommandWatch | None, command: str, claims_read_only: bool = False
+    ) -> None:
+        """Record the tracked files the command changed, with what they held before it.
+
+        Outside git a tool that ``claims_read_only`` (an MCP readOnlyHint) is not listed among
+        the commands /undo cannot undo: nothing says it wrote, and every read would be listed.
+        """
         record = self._ensure_record()
         if record is None:
+            return
+        if watch is None and claims_read_only:
             return
         if watch is None:
             record.untracked_commands.append(command)
@@ -269,10 +280,15 @@ class Checkpoints:
         self, manifest: Manifest, value: dict[str, Any], prepared: Prepared
     ) -> AsyncIterator[None]:
         """Snapshot before a tool call that may change files; record the result after it."""
-        if not self.limits.enabled or manifest.read_only or manifest.kind == "fetch":
+        built_in = manifest.source == "built-in"
+        # Only our own tools are taken at their word: an MCP server's readOnlyHint is its claim,
+        # and such a tool runs unasked, so it is watched like a command whatever it says.
+        if not self.limits.enabled or (
+            built_in and (manifest.read_only or manifest.kind == "fetch")
+        ):
             yield
             return
-        if manifest.source == "built-in" and manifest.name in EDIT_TOOLS:
+        if built_in and manifest.name in EDIT_TOOLS:
             if prepared.changes_nothing:
                 yield
                 return
@@ -283,7 +299,7 @@ class Checkpoints:
             finally:
                 await self._guarded(self.after_write, paths)
             return
-        if value.get("is_background") is True:
+        if manifest.name == "run_in_terminal" and built_in and value.get("is_background") is True:
             await self._guarded(self._note_background, str(value.get("command", manifest.name)))
             yield
             return
@@ -292,7 +308,9 @@ class Checkpoints:
             yield
         finally:
             label = value.get("command") if manifest.name == "run_in_terminal" else None
-            await self._guarded(self.after_command, watch, str(label or manifest.name))
+            await self._guarded(
+                self.after_command, watch, str(label or manifest.name), manifest.read_only
+            )
 
     def _note_background(self, command: str) -> None:
         record = self._ensure_record()
@@ -300,11 +318,17 @@ class Checkpoints:
             record.untracked_commands.append(f"{command} (in the background)")
             record.save()
 
+    def _locked(self, func: Any, *args: Any) -> Any:
+        # Read-only calls run side by side, and MCP ones are watched too: one step at a time, so
+        # two of them never write the turn's record at once.
+        with self._lock:
+            return func(*args)
+
     async def _guarded(self, func: Any, *args: Any) -> Any:
         # A state dir that cannot be written (or git failing) must not stop the user's work: the
         # failure is logged and the call runs; /undo then finds no record of it.
         try:
-            return await asyncio.to_thread(func, *args)
+            return await asyncio.to_thread(self._locked, func, *args)
         except (OSError, AgentError):
             logger.exception("checkpoint step %s failed", getattr(func, "__name__", func))
             return None

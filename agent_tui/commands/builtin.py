@@ -97,6 +97,13 @@ async def _copy(ctx: CommandContext, args: str) -> CommandResult:
     return CommandResult(action="copy", data={"args": args})
 
 
+async def _sandbox(ctx: CommandContext, args: str) -> CommandResult:
+    sandbox = getattr(getattr(ctx.agent, "deps", None), "sandbox", None)
+    if sandbox is None:
+        return CommandResult(message="No sandbox in this session.")
+    return CommandResult(message="```\n" + sandbox.describe() + "\n```")
+
+
 async def _model(ctx: CommandContext, args: str) -> CommandResult:
     # With an alias ("/model fast") the TUI may switch at once; without one it opens the picker.
     return CommandResult(action="pick_model", data={"model": args} if args else {})
@@ -128,6 +135,9 @@ BUILTIN_COMMANDS = (
         "Resume a saved session of this folder (a searchable list)",
         _action("resume"),
         interactive_only=True,
+    ),
+    SlashCommand(
+        "sandbox", "Show where commands run: the sandbox's mode, reads, writes, network", _sandbox
     ),
     SlashCommand("exit", "Quit agent-tui", _action("exit"), interactive_only=True),
     SlashCommand(

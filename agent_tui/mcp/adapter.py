@@ -152,11 +152,33 @@ def server_environment(configured: dict[str, str]) -> dict[str, str]:
     }
 
 
+def sandboxed_server(argv: list[str], workspace: Path) -> list[str]:
+    """A stdio server's command inside the session's sandbox (``sandbox = true``): the
+    workspace writable, no network. Never unsandboxed when asked for.
+
+    Raises:
+        McpError: the sandbox cannot run here, or is off for this session.
+    """
+    from agent_tui.sandbox.runtime import current
+
+    sandbox = current()
+    if sandbox is None or not sandbox.active:
+        why = sandbox.notice() if sandbox is not None else None
+        raise McpError(
+            "its config says sandbox = true, and the sandbox is "
+            + (why or "off in this session (--sandbox off / [sandbox] mode)")
+        )
+    return sandbox.wrap_server(argv, workspace)
+
+
 def _transport(config: ServerConfig, errlog: TextIO, cwd: Path, auth: httpx2.Auth | None) -> Any:
     if config.type == "stdio":
+        command, args = config.command, list(config.args)
+        if config.sandbox:
+            command, *args = sandboxed_server([command, *args], cwd)
         params = StdioServerParameters(
-            command=config.command,
-            args=list(config.args),
+            command=command,
+            args=args,
             env=server_environment(config.env),
             cwd=str(cwd / config.cwd) if config.cwd else str(cwd),
         )

@@ -88,7 +88,12 @@ def _load(args: argparse.Namespace) -> Config:
     if not workspace.is_dir():
         raise UsageError(f"workspace {workspace} is not a folder")
     trusted = args.trust or is_trusted(workspace)
-    return load_config(workspace, trusted=trusted)
+    config = load_config(workspace, trusted=trusted)
+    from agent_tui.sandbox.policy import build_policy
+    from agent_tui.sandbox.runtime import Sandbox, set_current
+
+    set_current(Sandbox(build_policy(config, workspace)))  # for servers with sandbox = true
+    return config
 
 
 def _arguments(text: str) -> dict[str, Any]:

@@ -85,6 +85,7 @@ class ServerConfig:
     inputs: tuple[InputSpec, ...] = ()
     oauth: OAuthSettings = field(default_factory=OAuthSettings)
     call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
+    sandbox: bool = False  # stdio: run the server inside the command sandbox (no network)
 
     def strings(self) -> Iterator[str]:
         """Every string that may hold a variable (command, args, env, cwd, url, headers, secret)."""
@@ -284,6 +285,7 @@ def parse_server(
         origin=origin,
         oauth=_oauth_settings(raw.get("oauth"), workspace, env, origin, f"{key}.oauth"),
         call_timeout_s=float(call_timeout),
+        sandbox=bool(raw.get("sandbox", False)),
     )
     if kind == "stdio" and not config.command:
         raise ConfigError("a stdio server needs `command`", file=origin, key=key)

@@ -137,6 +137,10 @@ class ToolContext:
     agent: Any = None
     call_id: str = ""
     on_event: Callable[[Any], None] | None = None
+    # The session's sandbox (agent_tui.sandbox.runtime.Sandbox) and this run's exceptions to it
+    # (agent_tui.sandbox.escalate.Escalation: run outside, or with domains allowed once).
+    sandbox: Any = None
+    sandbox_exception: Any = None
 
     def resolve(self, path: str) -> Path:
         """Resolve a workspace-relative or absolute path, refusing anything outside the workspace.

@@ -140,9 +140,13 @@ class SafeGit:
         )
 
     def _spawn(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        from agent_tui.sandbox.runtime import current
+
+        sandbox = current()  # read-only, no network: these runs only read
+        argv = ["git", *args] if sandbox is None else sandbox.wrap_sync(["git", *args], self.cwd)
         try:
             return subprocess.run(
-                ["git", *args],
+                argv,
                 cwd=self.cwd,
                 env=git_env(),
                 stdin=subprocess.DEVNULL,

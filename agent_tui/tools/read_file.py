@@ -12,6 +12,8 @@ from agent_tui.images import ImageError, load_image, sniff_image
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_int, require_str
 from agent_tui.tools.fs_util import SNIFF_BYTES, check_file, human_size, sniff_binary
+from agent_tui.tools.result_files import saved_result
+from agent_tui.tools.workspace_paths import OutsideWorkspace
 
 PAGE_LINES = 1000  # most lines returned by one call
 PAGE_CHARS = 40_000  # most characters returned by one call (~10k tokens)
@@ -28,6 +30,7 @@ class ReadRequest:
     shown: str
     start: int
     end: int | None
+    saved: bool = False  # a big tool result the app saved (tools/result_files.py)
 
 
 def _parse(input: Any, ctx: ToolContext) -> ReadRequest:
@@ -38,7 +41,14 @@ def _parse(input: Any, ctx: ToolContext) -> ReadRequest:
         raise ToolError(
             f"end_line ({end}) is before start_line ({start}); give 1-based start_line ≤ end_line."
         )
-    path = ctx.resolve(path_arg)
+    try:
+        path = ctx.resolve(path_arg)
+    except OutsideWorkspace:
+        # The one kind of file outside the workspace it reads: a result the app itself saved.
+        saved = saved_result(ctx.workspace, path_arg)
+        if saved is None:
+            raise
+        return ReadRequest(saved, str(saved), start, end, saved=True)
     return ReadRequest(path, ctx.relative(path), start, end)
 
 
@@ -58,7 +68,8 @@ class ReadFileTool(BaseTool):
         return Prepared(
             invocation_message=f"Reading {req.shown}{span}",
             past_tense_message=f"Read {req.shown}{span}",
-            paths=(req.path,),
+            # A saved result is the app's own file: no workspace path to approve or watch.
+            paths=() if req.saved else (req.path,),
         )
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:

@@ -11,10 +11,12 @@ import asyncio
 import os
 import re
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.sandbox.blocked import summary
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
 from agent_tui.tools.git_config import hardening_env
 from agent_tui.tools.terminal_env import terminal_environment
@@ -48,6 +50,23 @@ def command_environment(ctx: ToolContext) -> dict[str, str]:
         key_names = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
     env = terminal_environment(os.environ, _terminal_settings(ctx).get("env"), key_names)
     return {**env, **hardening_env(env)}
+
+
+def command_sandbox(ctx: ToolContext) -> tuple[Any, tuple[str, ...]]:
+    """The sandbox a command runs in (None: outside) and the domains allowed for it once.
+
+    Raises:
+        ToolError: ``[sandbox] required = true`` and the sandbox cannot run here.
+    """
+    sandbox = ctx.sandbox
+    if sandbox is None:
+        return None, ()
+    if sandbox.refuses:
+        raise ToolError(f"Commands cannot run: {sandbox.notice()} Tell the user; do not retry.")
+    escalation = ctx.sandbox_exception
+    if escalation is not None and escalation.outside:
+        return None, ()
+    return (sandbox if sandbox.active else None), (escalation.domains if escalation else ())
 
 
 def current_cwd(ctx: ToolContext) -> Path:
@@ -136,7 +155,11 @@ class RunInTerminalTool(BaseTool):
         if self._background(input):
             return await self._start_background(command, shell, cwd, ctx)
         timeout = self._timeout(input, ctx)
-        fd, cwd_file = tempfile.mkstemp(prefix="agent-tui-cwd-")
+        sandbox, domains = command_sandbox(ctx)
+        # Inside the sandbox only its private temp dir is writable: the trap writes there.
+        fd, cwd_file = tempfile.mkstemp(
+            prefix="agent-tui-cwd-", dir=sandbox.private_tmp() if sandbox else None
+        )
         os.close(fd)
         # The trap runs when the shell exits, even after `exit` or `set -e`, and records where
         # the command left us; a file, not stdout, so the command's own output cannot confuse it.
@@ -149,6 +172,8 @@ class RunInTerminalTool(BaseTool):
                 label="run",
                 on_output=ctx.on_output,
                 env={**command_environment(ctx), CWD_FILE_ENV: cwd_file},
+                sandbox=sandbox,
+                extra_domains=domains,
             )
             timed_out = await self._wait(proc, timeout)
             new_cwd = Path(cwd_file).read_text(encoding="utf-8", errors="replace").strip()
@@ -156,7 +181,8 @@ class RunInTerminalTool(BaseTool):
             Path(cwd_file).unlink(missing_ok=True)
         if new_cwd and Path(new_cwd).is_dir():
             ctx.session.cwd = Path(new_cwd)
-        return self._result(command, proc, log_path, timed_out, timeout, ctx)
+        result = self._result(command, proc, log_path, timed_out, timeout, ctx)
+        return await with_sandbox_blocks(result, proc)
 
     @staticmethod
     async def _wait(proc: ShellProcess, timeout: float) -> bool:
@@ -228,8 +254,15 @@ class RunInTerminalTool(BaseTool):
     async def _start_background(
         self, command: str, shell: str, cwd: Path, ctx: ToolContext
     ) -> ToolResult:
+        sandbox, domains = command_sandbox(ctx)
         proc, log_path = await spawn(
-            command, shell=shell, cwd=cwd, label="bg", env=command_environment(ctx)
+            command,
+            shell=shell,
+            cwd=cwd,
+            label="bg",
+            env=command_environment(ctx),
+            sandbox=sandbox,
+            extra_domains=domains,
         )
         terminal = terminal_manager(ctx.session).add(command, cwd, proc, log_path)
         tid = terminal.terminal_id
@@ -241,6 +274,20 @@ class RunInTerminalTool(BaseTool):
         return ToolResult(
             content, data={"terminal_id": tid, "log_path": str(log_path), "cwd": str(cwd)}
         )
+
+
+async def with_sandbox_blocks(result: ToolResult, proc: ShellProcess) -> ToolResult:
+    """``result`` with what the sandbox stopped, said for the model and kept in ``data``
+    (``sandbox_blocks``: the executor asks the user whether to let it through)."""
+    launch = proc.launch
+    if launch is None or not launch.sandboxed:
+        return result
+    blocks = await launch.finish(proc.capture.text())
+    data = {**result.data, "sandboxed": True}
+    if not blocks:
+        return replace(result, data=data)
+    data["sandbox_blocks"] = [[b.kind, b.target] for b in blocks]
+    return replace(result, content=f"{result.content}\n\n{summary(blocks)}", data=data)
 
 
 class GetTerminalOutputTool(BaseTool):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
+from agent_tui.sandbox.runtime import Launch, Sandbox
 from agent_tui.subreaper import (
     REAPER,
     adopted_orphans,
@@ -140,6 +141,8 @@ def _reap() -> None:
     REAPER.scan(_SHELLS)
 
 
+_CLOSING: set[asyncio.Task[None]] = set()  # proxies being closed (a task needs a reference)
+
 # Every shell we started whose output pipe is still open: the atexit backstop kills what is left.
 _LIVE: set[ShellProcess] = set()
 
@@ -201,6 +204,7 @@ class ShellProcess(asyncio.SubprocessProtocol):
         self.killed = False
         self.started = time.monotonic()
         self.exited_at: float | None = None  # when the shell exited (time.monotonic)
+        self.launch: Launch | None = None  # how it was started (inside the sandbox or not)
 
     # -- asyncio.SubprocessProtocol --------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -225,6 +229,12 @@ class ShellProcess(asyncio.SubprocessProtocol):
         self.closed.set()
         if self.transport is not None:
             self.transport.close()
+        launch = self.launch
+        proxy = launch.proxy if launch is not None and not launch.token else None
+        if proxy is not None:  # its own proxy: nothing inside is left to use it (PID ns gone)
+            task = asyncio.get_running_loop().create_task(proxy.close())
+            _CLOSING.add(task)
+            task.add_done_callback(_CLOSING.discard)
 
     # -- ours ------------------------------------------------------------------------------
     @property
@@ -286,12 +296,17 @@ async def spawn(
     label: str,
     on_output: Callable[[str], None] | None = None,
     env: dict[str, str] | None = None,
+    sandbox: Sandbox | None = None,
+    extra_domains: tuple[str, ...] = (),
 ) -> tuple[ShellProcess, Path]:
     """Start ``shell -c command`` in its own session with stdin at /dev/null.
 
     Args:
         env: the command's environment (terminal_env.terminal_environment); when None, the
             app's own under the default policy. Pager and marker variables are added to it.
+        sandbox: the session's sandbox: inside it when it is active (``proc.launch`` says how
+            it started and, through ``finish()``, what the sandbox stopped).
+        extra_domains: domains the sandbox's proxy allows for this command only.
 
     Returns:
         The process and the path of its log file.
@@ -308,16 +323,20 @@ async def spawn(
         **_QUIET_ENV,
         MARKER_ENV: marker,
     }
+    argv = [shell, "-c", command]
+    launch = (
+        Launch(argv, full_env, sandboxed=False)
+        if sandbox is None
+        else await sandbox.launch(argv, cwd, full_env, extra_domains=extra_domains)
+    )
     loop = asyncio.get_running_loop()
     REAPER.watch(lambda: _SHELLS)
     try:
         _, proc = await loop.subprocess_exec(
             lambda: ShellProcess(capture, on_output, marker),
-            shell,
-            "-c",
-            command,
+            *launch.argv,
             cwd=cwd,
-            env=full_env,
+            env=launch.env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
@@ -325,5 +344,7 @@ async def spawn(
         )
     except OSError as exc:
         capture.finish()
+        await launch.finish()
         raise ToolError(f"Could not start {shell} in {cwd}: {exc.strerror or exc}.") from exc
+    proc.launch = launch
     return proc, log_path

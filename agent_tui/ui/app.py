@@ -64,6 +64,12 @@ def short_path(path: Path) -> str:
     return "~" + text[len(home) :] if text.startswith(home + os.sep) or text == home else text
 
 
+def sandbox_label(agent: Any) -> str:
+    """The status bar's sandbox: ``sandbox: workspace-write``, ``…: off``, ``…: unavailable``."""
+    sandbox = agent.deps.sandbox
+    return "" if sandbox is None else str(sandbox.label())
+
+
 def approval_mode(agent: Any) -> str:
     """The status bar's mode: plan and accept edits as chosen; in ask mode, what the flags and
     settings make of it (--yolo, tools.auto_approve)."""
@@ -168,6 +174,7 @@ class AgentApp(App[int]):
         self.refresh_model_status()
         status.workspace = self.workspace_label
         status.approval_mode = approval_mode(self.agent)
+        status.sandbox = sandbox_label(self.agent)
         self.prompt_input.prompt_history = load_history(self.workspace)
         saved = tool_prefs.load_disabled(self.workspace)
         if saved:
@@ -215,6 +222,9 @@ class AgentApp(App[int]):
         mcp = self.agent.deps.mcp
         if mcp is not None:
             notices.extend(mcp.notices)
+        sandbox = self.agent.deps.sandbox
+        if sandbox is not None and sandbox.notice():
+            notices.append(sandbox.notice())  # wanted, but it cannot run here: commands ask
         from agent_tui.state_files import take_notices
 
         notices.extend(take_notices())  # damaged state files moved aside
@@ -235,6 +245,7 @@ class AgentApp(App[int]):
 
     def refresh_approval_mode(self) -> None:
         self.status.approval_mode = approval_mode(self.agent)
+        self.status.sandbox = sandbox_label(self.agent)
 
     def refresh_model_status(self) -> None:
         """The model's name, and its endpoint's host when it is not the provider's own API."""
@@ -337,7 +348,8 @@ class AgentApp(App[int]):
         card = ShellCard(command)
         await self.transcript.add(card)
         deps = self.agent.deps
-        await run_shell_into(card, ToolContext(deps.workspace, deps.session, deps.config))
+        context = ToolContext(deps.workspace, deps.session, deps.config, sandbox=deps.sandbox)
+        await run_shell_into(card, context)
 
     @work(exclusive=True, group="turn")
     async def run_command(self, command: Any, args: str, text: str) -> None:

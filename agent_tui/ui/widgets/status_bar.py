@@ -52,6 +52,7 @@ class StatusBar(Static):
     endpoint: reactive[str] = reactive("")  # host[:port], or "" for the provider's own API
     workspace: reactive[str] = reactive("")
     approval_mode: reactive[str] = reactive("ask")
+    sandbox: reactive[str] = reactive("")  # "sandbox: workspace-write", "sandbox: off", …
     input_tokens: reactive[int] = reactive(0)
     output_tokens: reactive[int] = reactive(0)
     cost_usd: reactive[float | None] = reactive(None)
@@ -101,14 +102,15 @@ class StatusBar(Static):
             f"{self.model_name} @ {self.endpoint}" if self.endpoint else self.model_name,
             self.workspace,
             f"mode: {self.approval_mode}",
+            self.sandbox,
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
             context_text(self.context_tokens, self.context_window),
         ]
         # Too narrow for all of it: the folder goes first, then the token counts, then the
-        # context, so the state, the model, its endpoint and the mode stay readable (the mode
-        # decides what runs without asking).
+        # context, then the sandbox, so the state, the model, its endpoint and the mode stay
+        # readable (the mode decides what runs without asking).
         room = self.content_region.width
-        for drop in (3, 5, 6):
+        for drop in (3, 6, 7, 5):
             if not room or len(" │ ".join(p for p in parts if p)) <= room:
                 break
             parts[drop] = ""

@@ -1,0 +1,124 @@
+"""Only the tools a request offered run (issue 22 item 2).
+
+With 317 MCP tools (over the 128-tool cap) a model's call to a tool the request left out used to
+run. Every call is now checked against exactly the list that request sent: a tool the cap left
+out, a disabled one, one outside the participant's set, an invented name, all get a result saying
+the tool is not available in this request, and nothing runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.fakes.llm_server import FakeLLM
+from tests.helpers import run_on_fake, tool_results
+from tests.mcp.results import results_agentrc
+
+
+def offered(request: dict[str, Any]) -> list[str]:
+    return [tool["name"] for tool in request["tools"]]
+
+
+def go(tmp_path: Path, fake_llm: FakeLLM, prompt: str = "go", *flags: str) -> Any:
+    ws = tmp_path / "ws"
+    ws.mkdir(exist_ok=True)
+    return run_on_fake(
+        ws,
+        fake_llm,
+        "-p",
+        prompt,
+        "--yolo",
+        *flags,
+        home=tmp_path / "home",
+        state=tmp_path / "state",
+        timeout=90,
+    )
+
+
+def test_a_tool_the_cap_left_out_does_not_run_when_the_model_calls_it(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    results_agentrc(tmp_path / "home", env={"RESULTS_TOOLS": "300", "RESULTS_DIR": str(marks)})
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "c1", "name": "mcp_results_f000", "input": {}},
+                    {"id": "c2", "name": "mcp_results_f290", "input": {}},
+                ]
+            },
+            {"text": "Finished."},
+        ]
+    )
+    proc = go(tmp_path, fake_llm)
+    assert proc.returncode == 0, proc.stderr
+    names = offered(fake_llm.requests[0])
+    assert len(names) == 128
+    assert "mcp_results_f000" in names and "mcp_results_f290" not in names
+    assert (marks / "ran-f000").exists()  # an offered tool runs
+    assert not (marks / "ran-f290").exists()  # the one the cap left out does not
+    results = tool_results(fake_llm.requests[1])
+    assert results["c1"] == "f000 ran"
+    refusal = results["c2"]
+    assert "'mcp_results_f290' available in this request" in refusal
+    # The refusal names only what the request offered, not the tools left out.
+    assert "mcp_results_f289" not in refusal and "mcp_results_f200" not in refusal
+
+
+def test_a_disabled_tool_does_not_run_when_the_model_calls_it(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    results_agentrc(
+        tmp_path / "home",
+        env={"RESULTS_TOOLS": "3", "RESULTS_DIR": str(marks)},
+        extra='[tools]\ndisabled = ["create_file", "mcp_results_f001"]\n',
+    )
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "c1", "name": "create_file", "input": {"path": "a.txt", "content": "x"}},
+                    {"id": "c2", "name": "mcp_results_f001", "input": {}},
+                    {"id": "c3", "name": "make_coffee", "input": {}},
+                ]
+            },
+            {"text": "Finished."},
+        ]
+    )
+    proc = go(tmp_path, fake_llm)
+    assert proc.returncode == 0, proc.stderr
+    assert "create_file" not in offered(fake_llm.requests[0])
+    assert not (tmp_path / "ws" / "a.txt").exists()
+    assert not (marks / "ran-f001").exists()
+    results = tool_results(fake_llm.requests[1])
+    for call, name in (("c1", "create_file"), ("c2", "mcp_results_f001"), ("c3", "make_coffee")):
+        assert f"{name!r} available in this request" in results[call]
+        # The disabled tools are not named as available in any refusal.
+        assert "create_file," not in results[call] and "f001," not in results[call]
+
+
+def test_a_tool_outside_the_participants_set_does_not_run(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "c1", "name": "create_file", "input": {"path": "a.txt", "content": "x"}}
+                ]
+            },
+            {"text": "Finished."},
+        ]
+    )
+    proc = go(tmp_path, fake_llm, "@workspace where is main?")
+    assert proc.returncode == 0, proc.stderr
+    assert "create_file" not in offered(fake_llm.requests[0])
+    assert not (tmp_path / "ws" / "a.txt").exists()
+    refusal = tool_results(fake_llm.requests[1])["c1"]
+    assert "'create_file' available in this request" in refusal
+    assert "read_file" in refusal  # what @workspace may use is named
