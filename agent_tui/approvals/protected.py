@@ -25,7 +25,8 @@ This module also adds what only the disk knows: the policy already resolves ever
 target rewrites the protected file. Those root entries are checked too; links inside protected
 folders are not followed (a repository that commits them is already untrusted; see README).
 
-For an OS sandbox that mounts these read-only: :func:`protected_globs` gives the globs and
+For an OS sandbox that mounts these read-only: :func:`sandbox_protected_names` gives the names
+under a writable root (what agent_tui/sandbox mounts), :func:`protected_globs` the globs and
 :func:`protected_paths` the concrete paths under a workspace root (existing ones found at any
 depth, plus the top-level names that do not exist yet, so they cannot be created either).
 
@@ -70,6 +71,23 @@ def protected_globs(extra_files: Iterable[str] = ()) -> tuple[str, ...]:
     prefixes = [f"**/{prefix}*" for prefix in PROTECTED_PREFIXES]
     rooted = [name.lstrip("/") for name in extra_files if "/" in name]
     return tuple(dict.fromkeys([*folders, *files, *prefixes, *rooted]))
+
+
+# Git's own folder, for an OS sandbox: commands must still write objects and refs (git commit),
+# so only what names programs or settings is kept read-only.
+SANDBOX_GIT: tuple[str, ...] = (".git/config", ".git/hooks", ".git/info")
+
+
+def sandbox_protected_names(extra_files: Iterable[str] = ()) -> tuple[str, ...]:
+    """The names under a writable root that an OS sandbox keeps read-only (existing or not):
+    every protected folder and file of this module, ``.git`` narrowed to :data:`SANDBOX_GIT`.
+    (``.env*`` is a prefix, not a name; secrets are the deny-read list's business.)
+
+    Args:
+        extra_files: ``[agent] instructions_files`` names.
+    """
+    folders = [name for name in PROTECTED_FOLDERS if name != ".git"]
+    return (*SANDBOX_GIT, *folders, *_files(extra_files))
 
 
 def protected_paths(root: Path, extra_files: Iterable[str] = ()) -> list[Path]:

@@ -8,6 +8,9 @@ repository with one hostile key pointing at a script that writes a marker file; 
 commands people allow (``git status``, ``git status --short``, ``git diff``, ``git log -p``,
 ``git show``) and a few siblings. Afterwards no marker exists, and each result the model got either
 shows git's output or says the call needed approval.
+
+The runs use ``--sandbox off``: this is the approval policy's check of commands that run outside
+the sandbox (inside it every command is contained, and the sandbox decides).
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ def _calls(commands: tuple[str, ...]) -> dict[str, Any]:
 
 def _run(ws: Path, home: Path, fake: FakeLLM) -> subprocess.CompletedProcess[str]:
     return run_on_fake(
-        ws, fake, "-p", "look at the changes", "--on-approval", "deny",
+        ws, fake, "-p", "look at the changes", "--on-approval", "deny", "--sandbox", "off",
         "--output-format", "stream-json", home=home, state=ws.parent / "state",
         env={"AGENT_TUI_USER_CONFIG": str(home / ".agentrc")},
     )  # fmt: skip
