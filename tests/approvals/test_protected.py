@@ -138,3 +138,18 @@ def test_a_root_link_to_a_folder_makes_its_files_protected_through_the_link(
     )
     assert protected_glob(root, root / "skills-real/x/SKILL.md") == ".agents/**"
     assert protected_glob(root, root / "docs/other.md") is None
+
+
+def test_the_sandbox_mounts_the_same_list_with_git_narrowed() -> None:
+    """One list: the sandbox keeps read-only what the approvals ask for, except that commands may
+    still write git's objects and refs (git commit)."""
+    from agent_tui.approvals.protected import sandbox_protected_names
+    from agent_tui.sandbox.policy import PROTECTED_NAMES
+
+    assert PROTECTED_NAMES == sandbox_protected_names()
+    assert {".git/config", ".git/hooks", ".agents", "AGENTS.md", "CLAUDE.md", ".mcp.json"} <= set(
+        PROTECTED_NAMES
+    )
+    assert ".git" not in PROTECTED_NAMES
+    for name in PROTECTED_NAMES:
+        assert protected_match(name) is not None, name
