@@ -289,6 +289,8 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     if endpoint is not None:
         sys.stderr.write(f"note: {endpoint}\n")
     _print_state_notices()  # state files moved aside while starting
+    for notice in agent.deps.commands.notices:  # prompt files, [[participants]] skipped
+        sys.stderr.write(f"note: {visible(notice)}\n")
 
     async def main() -> int:
         try:

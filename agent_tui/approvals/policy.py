@@ -10,7 +10,8 @@
    ``flag``          ``--yolo`` -> allow (everything that reaches this point, see below)
 3. ``deny_rule``     sensitive or outside-workspace paths, terminal/URL/edit rules set to false, a
                      command line we cannot parse, a redirection or an option writing outside the
-                     workspace, a path argument or ``<`` outside it, ``/dev/tcp`` -> ask. A
+                     workspace, a path argument or ``<`` outside it, ``/dev/tcp``, a git command
+                     in a repository whose config names a program it would run -> ask. A
                      command that runs in the sandbox asks here only for a protected path or a
                      ``= false`` rule: the sandbox decides what it may read, write and reach.
    ``flag``          ``--allow-tool NAME`` -> allow
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.approvals.command_paths import path_problem, unresolvable_write
+from agent_tui.approvals.git_commands import git_problem
 from agent_tui.approvals.grants import ApprovalGrant, GrantStore
 from agent_tui.approvals.option_effects import OptionEffect
 from agent_tui.approvals.protected import PROTECTED_NOTE, protected_glob, protected_reason
@@ -144,6 +146,8 @@ class ApprovalEngine:
         self._terminal = self._terminal_rules()
         self._urls = self._url_rules()
         self._edits = self._edit_rules()
+        # Configured instructions files are read into prompts as AGENTS.md is, so they are protected.
+        self._instructions = tuple(config.section("agent", "instructions_files") or ())
 
     # --- public interface ---------------------------------------------------------------------
 
@@ -323,8 +327,10 @@ class ApprovalEngine:
             return protected
         if call.command is not None and self._contained(call):
             # What it reads and writes outside the workspace the sandbox decides; only the
-            # user's own `= false` rules still ask.
-            return self._false_rule(call)
+            # user's own `= false` rules still ask, and so does a git command that would start
+            # a program the repository's config names (contained or not, it is the repo's code).
+            git = git_problem(call.parsed, call.cwd) if call.parsed is not None else None
+            return self._false_rule(call) or git
         if call.command is not None:
             return self._terminal_deny(call)
         rules = self._urls if call.manifest.kind == "fetch" else self._edits
@@ -359,7 +365,9 @@ class ApprovalEngine:
             problem = self._write_problem(target, changes_dir, call.cwd)
             if problem:
                 return f"the command writes to {target}, {problem}"
-        return path_problem(call.parsed, self.workspace, call.cwd)
+        problem = path_problem(call.parsed, self.workspace, call.cwd)
+        # Last: it runs git to read the repository's config.
+        return problem or git_problem(call.parsed, call.cwd)
 
     def _write_problem(self, target: str, changes_dir: bool, cwd: Path) -> str | None:
         full = self._write_path(target, changes_dir, cwd)
@@ -367,7 +375,7 @@ class ApprovalEngine:
             return "a path only known when it runs"
         if not is_inside(self.workspace, full):
             return "outside the workspace"
-        glob = protected_glob(self.workspace, full)
+        glob = protected_glob(self.workspace, full, self._instructions)
         return f"a protected path (`{glob}`)" if glob else None
 
     @staticmethod
@@ -388,7 +396,7 @@ class ApprovalEngine:
         if call.manifest.read_only:
             return None
         for rel in call.relative:
-            glob = protected_glob(self.workspace, self.workspace / rel)
+            glob = protected_glob(self.workspace, self.workspace / rel, self._instructions)
             if glob:
                 return protected_reason(rel, glob)
         if call.parsed is None:
@@ -397,7 +405,7 @@ class ApprovalEngine:
         for target in call.parsed.writes:
             full = self._write_path(target, changes_dir, call.cwd)
             if full is not None and is_inside(self.workspace, full):
-                glob = protected_glob(self.workspace, full)
+                glob = protected_glob(self.workspace, full, self._instructions)
                 if glob:
                     return f"the command writes to {target}, {PROTECTED_NOTE} (`{glob}`)"
         return None

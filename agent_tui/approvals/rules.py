@@ -1,4 +1,4 @@
-"""Matching for the approval settings: terminal rules, URL patterns, edit globs, sensitive paths.
+"""Matching for the approval settings: terminal rules, URL patterns, edit globs.
 
 Pure functions and small value classes, no I/O. The policy (policy.py) decides what a match means.
 
@@ -14,32 +14,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import PurePosixPath
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from agent_tui.errors import ConfigError
 
-# Protected paths: no setting or grant may auto-approve writing them (DESIGN §5 step 3). Each one
-# either starts processes on a later run (MCP servers, hooks, tasks, git hooks/fsmonitor) or decides
-# what the agent may do or where its requests go, so a model that writes one acts without asking.
-SENSITIVE_GLOBS: tuple[str, ...] = (
-    ".agentrc",
-    ".mcp.json",
-    ".vscode/**",
-    ".agent/**",
-    ".claude/**",
-    ".git/**",
-    ".env*",
-)
-_PROTECTED_FILES = {g.casefold(): g for g in SENSITIVE_GLOBS if not g.endswith(("/**", "*"))}
-_PROTECTED_FOLDERS = {
-    g.removesuffix("/**").casefold(): g.removesuffix("/**")
-    for g in SENSITIVE_GLOBS
-    if g.endswith("/**")
-}
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -256,32 +236,3 @@ def glob_regex(glob: str) -> re.Pattern[str]:
 def glob_matches(glob: str, relative: str) -> bool:
     """Whether a workspace-relative posix path matches a glob."""
     return glob_regex(glob).fullmatch(relative) is not None
-
-
-def sensitive_match(relative: str) -> str | None:
-    """The protected-path glob (:data:`SENSITIVE_GLOBS`) a workspace-relative path falls under.
-
-    Checked on every folder level, so ``config/.env.local``, ``sub/.git/config`` and
-    ``pkg/.vscode/settings.json`` count too: a subfolder may be opened as a workspace of its own,
-    and then its ``.agentrc``, ``.mcp.json`` and ``.vscode/`` are the ones loaded. Names compare as
-    the file systems of macOS and Windows would (see ``_file_system_name``).
-    """
-    parts = PurePosixPath(relative).parts
-    for index, part in enumerate(parts):
-        name = _file_system_name(part)
-        last = index == len(parts) - 1
-        if name.startswith(".env"):
-            return ".env*"
-        if name in _PROTECTED_FOLDERS:  # the folder itself or anything in it
-            return f"{_PROTECTED_FOLDERS[name]}/**"
-        if last and name in _PROTECTED_FILES:
-            return _PROTECTED_FILES[name]
-    return None
-
-
-def _file_system_name(part: str) -> str:
-    """A name as a case-insensitive file system sees it: letter case folded, invisible format
-    characters dropped (HFS+ ignores some, e.g. U+200C), trailing dots and spaces dropped (Windows
-    does), so ``.MCP.json``, ``.mcp\u200c.json`` and ``.mcp.json.`` all name ``.mcp.json`` there."""
-    visible = "".join(ch for ch in part if unicodedata.category(ch) != "Cf")
-    return visible.rstrip(". ").casefold() or visible.casefold()

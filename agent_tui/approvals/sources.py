@@ -14,6 +14,7 @@ from agent_tui.config import Config
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 
 FALLBACK = "settings (command line or environment)"
+WORKSPACE_FILE = "the workspace .agentrc"
 
 
 class SettingSources:
@@ -43,10 +44,14 @@ class SettingSources:
                 found = name
         return found
 
+    def from_workspace(self, *keys: str) -> bool:
+        """Whether the workspace's ``.agentrc`` is the file that sets ``keys``."""
+        return self.where(*keys) == WORKSPACE_FILE
+
 
 def _display(path: Path, is_workspace: bool) -> str:
     if is_workspace:
-        return "the workspace .agentrc"
+        return WORKSPACE_FILE
     try:
         return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
     except ValueError:

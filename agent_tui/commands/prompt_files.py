@@ -19,6 +19,7 @@ same format; a sub-folder names the participant that owns them (``commands/works
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -213,32 +214,51 @@ def find_prompt_files(folder: Path) -> list[Path]:
 
 
 def register_prompt_files(
-    registry: CommandRegistry, folders: list[Path], *, workspace: Path | None = None
+    registry: CommandRegistry,
+    folders: list[Path],
+    *,
+    workspace: Path | None = None,
+    reserved: Collection[str] = (),
+    notices: list[str] | None = None,
 ) -> list[PromptFile]:
     """Register every ``*.prompt.md`` in ``folders``; a later folder wins over an earlier one.
+
+    A file that cannot be a command (bad front matter, a bad name, unreadable) or that would take
+    a ``reserved`` name is skipped with a notice: one bad file in a cloned repository must not
+    stop the app, nor replace a built-in command.
 
     Args:
         registry: where the commands go.
         folders: the prompt folders, in order.
         workspace: for a workspace's own folders: a file that leads outside it (a link, or a
             linked folder) is not read; its command only says why.
+        reserved: global command names these files may not take (the built-in ones).
+        notices: where to add one line per file skipped (None: not reported).
 
     Returns:
         The prompt files registered.
     """
     found: dict[str, PromptFile] = {}
     refused: dict[str, SlashCommand] = {}
+    skipped = notices if notices is not None else []
     for folder in folders:
         for path in find_prompt_files(folder):
+            name = path.name.removesuffix(PROMPT_SUFFIX)
+            if name in reserved:
+                skipped.append(f"prompt file {path.name} not loaded: /{name} is a built-in command")
+                continue
             if workspace is not None:
                 try:
                     require_inside(workspace, path)
                 except OutsideWorkspace as exc:
-                    name = path.name.removesuffix(PROMPT_SUFFIX)
                     refused[name] = _refusing_command(name, exc)
                     found.pop(name, None)
                     continue
-            prompt = read_prompt_file(path)
+            try:
+                prompt = read_prompt_file(path)
+            except ConfigError as exc:
+                skipped.append(f"prompt file {path.name} not loaded: {exc.reason}")
+                continue
             found[prompt.name] = prompt
             refused.pop(prompt.name, None)
     for prompt in found.values():

@@ -62,6 +62,9 @@ class SlashCommand:
 class CommandRegistry:
     def __init__(self) -> None:
         self._commands: dict[tuple[str, str], SlashCommand] = {}
+        # Prompt files and [[participants]] entries skipped while loading, one line each; the app
+        # shows them as notices at start, `-p` on stderr.
+        self.notices: list[str] = []
 
     def register(self, command: SlashCommand) -> None:
         self._commands[(command.participant, command.name)] = command

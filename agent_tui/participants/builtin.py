@@ -60,39 +60,55 @@ def _prompt_file_text(entry: dict[str, Any], index: int, workspace: Path) -> str
 
 
 def register_user_participants(
-    config: Any, participants: ParticipantRegistry, commands: CommandRegistry
+    config: Any,
+    participants: ParticipantRegistry,
+    commands: CommandRegistry,
+    *,
+    from_workspace: bool = False,
+    notices: list[str] | None = None,
 ) -> None:
     """Register ``[[participants]]`` from config (name, description, prompt or prompt_file, tools,
-    commands); a user-defined participant may replace a built-in one of the same name.
+    commands).
 
-    Raises:
-        ConfigError: a prompt file is missing, unreadable or outside the allowed folders.
+    Your own ``~/.agentrc`` may replace a built-in participant of the same name; a workspace's
+    ``.agentrc`` may not (a cloned repository would otherwise change what ``@workspace`` does).
+    An entry that cannot be used (a prompt file missing or outside the allowed folders, a bad
+    command name) is skipped with a notice, and the other entries still apply.
+
+    Args:
+        config: the loaded Config.
+        participants: the registry, holding the built-in participants already.
+        commands: where participant commands go.
+        from_workspace: the entries come from the workspace's ``.agentrc``.
+        notices: where to add one line per entry or command skipped (None: not reported).
     """
+    skipped = notices if notices is not None else []
+    builtin = {p.name for p in participants.all() if p.source == "built-in"}
+    where = "the workspace .agentrc" if from_workspace else "~/.agentrc"
     entries = config.section("participants") or []
     for index, entry in enumerate(entries):
         name = str(entry["name"])
-        prompt = str(entry.get("prompt", ""))
-        if entry.get("prompt_file"):
-            prompt = "\n\n".join(
-                p for p in (prompt, _prompt_file_text(entry, index, config.workspace)) if p
+        if from_workspace and name in builtin:
+            skipped.append(
+                f"@{name} from {where} not used: @{name} is built in, "
+                "and a workspace cannot replace it"
             )
-        tools = entry.get("tools")
-        participants.register(
-            Participant(
-                name,
-                str(entry.get("description") or f"user-defined participant {name}"),
-                prompt,
-                tuple(tools) if tools is not None else None,
-                source="user",
-            )
-        )
+            continue
+        try:
+            participant = _user_participant(config, entry, index)
+        except ConfigError as exc:
+            key = exc.key or f"participants[{index}]"
+            skipped.append(f"@{name} from {where} not used: {key}: {exc.reason}")
+            continue
+        participants.register(participant)
         for spec in entry.get("commands", []):
             command_name = str(spec["name"])
             if not COMMAND_NAME.match(command_name):
-                raise ConfigError(
-                    "a command name is letters, digits, '-', '_' or '.'",
-                    key=f"participants[{index}].commands",
+                skipped.append(
+                    f"@{name} command {command_name!r} from {where} not used: "
+                    "a command name is letters, digits, '-', '_' or '.'"
                 )
+                continue
             template = PromptFile(
                 name=command_name,
                 path=Path(config.workspace) / ".agentrc",
@@ -102,3 +118,25 @@ def register_user_participants(
             commands.register(
                 prompt_command(template, source="user", participant=name, reread=False)
             )
+
+
+def _user_participant(config: Any, entry: dict[str, Any], index: int) -> Participant:
+    """One ``[[participants]]`` entry as a Participant.
+
+    Raises:
+        ConfigError: its prompt file is missing, unreadable or outside the allowed folders.
+    """
+    name = str(entry["name"])
+    prompt = str(entry.get("prompt", ""))
+    if entry.get("prompt_file"):
+        prompt = "\n\n".join(
+            p for p in (prompt, _prompt_file_text(entry, index, config.workspace)) if p
+        )
+    tools = entry.get("tools")
+    return Participant(
+        name,
+        str(entry.get("description") or f"user-defined participant {name}"),
+        prompt,
+        tuple(tools) if tools is not None else None,
+        source="user",
+    )

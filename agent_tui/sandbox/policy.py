@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_tui.approvals.protected import sandbox_protected_names
+
 
 class SandboxMode(enum.StrEnum):
     """Codex's names: ``workspace-write`` (default), ``read-only``, ``off``."""
@@ -46,18 +48,8 @@ DEFAULT_DENY_READ: tuple[str, ...] = (
 
 # Inside the workspace, read-only whatever the mode: what the app reads instructions, settings,
 # hooks, skills, agents and MCP servers from, and the git config and hooks a command could turn
-# into programs the user's own git runs later. (Approvals ask for the same paths: protected.py.)
-PROTECTED_NAMES: tuple[str, ...] = (
-    ".git/config",
-    ".git/hooks",
-    ".git/info",
-    ".agentrc",
-    ".agents",
-    ".agent",
-    ".claude",
-    ".mcp.json",
-    ".vscode",
-)
+# into programs the user's own git runs later: the one list in approvals/protected.py.
+PROTECTED_NAMES: tuple[str, ...] = sandbox_protected_names()
 # A protected name a command may create when it is missing: a new repository (git init, clone)
 # writes .git/config and .git/hooks inside its own .git, which holds no settings of the user's yet.
 CREATABLE = (".git/",)

@@ -11,7 +11,8 @@ model can call ``get_changed_files`` without approval, so :class:`SafeGit` turns
   ``-c core.pager=cat``, ``--no-pager``, and ``GIT_PAGER=cat``;
 - every ``filter.<name>.clean|smudge|process`` that the config defines is emptied (an empty command
   means "no filter" to git) and ``filter.<name>.required`` set false. Driver names are arbitrary, so
-  they are read first with ``git config --get-regexp``, which reads config and runs nothing;
+  they are read first (git_config.read_program_keys, shared with the approval policy's check of
+  terminal git commands), with ``git config --get-regexp``, which reads config and runs nothing;
 - :meth:`SafeGit.work_tree` refuses a repository whose ``core.worktree`` puts the work tree
   somewhere that does not hold the workspace (a diff would show those files);
 - callers pass ``--no-ext-diff --no-textconv`` to ``git diff`` (:data:`DIFF_FLAGS`) and
@@ -32,6 +33,7 @@ from pathlib import Path
 
 from agent_tui.errors import ToolError
 from agent_tui.key_env import child_environ
+from agent_tui.tools.git_config import filter_drivers, read_program_keys
 from agent_tui.tools.workspace_paths import is_inside, real_root
 
 # What no git run of ours may start, whatever the repository's config says.
@@ -49,7 +51,6 @@ HARDENING: tuple[str, ...] = (
 # For every `git diff`: no external diff program, no textconv filter, no look inside submodules.
 DIFF_FLAGS: tuple[str, ...] = ("--no-color", "--no-ext-diff", "--no-textconv")
 SUBMODULES = "--ignore-submodules=dirty"
-_FILTER_KEYS = r"^filter\..*\.(clean|smudge|process)$"
 
 
 class GitMissing(ToolError):
@@ -124,10 +125,10 @@ class SafeGit:
         return top
 
     def _filter_overrides(self) -> list[str]:
-        listed = self._exec(*HARDENING, "config", "-z", "--name-only", "--get-regexp", _FILTER_KEYS)
-        drivers = {key.rsplit(".", 1)[0] for key in listed.out.split("\0") if key}
+        # Every scope's drivers, yours too (git-lfs): the app's own git runs none of them.
+        drivers = filter_drivers(read_program_keys(self.cwd, env=git_env()))
         overrides: list[str] = []
-        for driver in sorted(drivers):
+        for driver in drivers:
             for key in ("clean=", "smudge=", "process=", "required=false"):
                 overrides += ["-c", f"{driver}.{key}"]
         return overrides

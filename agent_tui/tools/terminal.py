@@ -19,6 +19,7 @@ from agent_tui.errors import ToolError
 from agent_tui.key_env import child_environ
 from agent_tui.sandbox.blocked import summary
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.git_config import hardening_env
 from agent_tui.tools.terminal_env import terminal_environment
 from agent_tui.tools.terminal_manager import terminal_manager
 from agent_tui.tools.terminal_process import (
@@ -42,14 +43,16 @@ def _terminal_settings(ctx: ToolContext) -> dict[str, Any]:
 
 
 def command_environment(ctx: ToolContext) -> dict[str, str]:
-    """The environment a command runs with: ``[tools.terminal.env]`` over the app's (no API keys)."""
+    """The environment a command runs with: ``[tools.terminal.env]`` over the app's (no API keys),
+    and git's ``core.fsmonitor`` off whatever a repository says (git_config.hardening_env)."""
     config = ctx.config
     key_names: list[str] = []
     if config is not None:
         key_names = [config.model.api_key_env, *(m.api_key_env for m in config.models.values())]
     # child_environ(): the key variables go even when the policy widens the rest (inherit, ignore_
     # default_excludes); only its ``set`` table can put one back, by name.
-    return terminal_environment(child_environ(), _terminal_settings(ctx).get("env"), key_names)
+    env = terminal_environment(child_environ(), _terminal_settings(ctx).get("env"), key_names)
+    return {**env, **hardening_env(env)}
 
 
 def command_sandbox(ctx: ToolContext) -> tuple[Any, tuple[str, ...]]:

@@ -218,6 +218,7 @@ class AgentApp(App[int]):
                 f"This folder's .agentrc sets {format_keys(config.ignored_untrusted)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
+        notices.extend(self.agent.deps.commands.notices)  # prompt files, participants skipped
         mcp = self.agent.deps.mcp
         if mcp is not None:
             notices.extend(mcp.notices)

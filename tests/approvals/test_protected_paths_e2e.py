@@ -33,6 +33,15 @@ PROTECTED = (
     ".claude/settings.json",
     ".agent/prompts/evil.prompt.md",
     "pkg/.vscode/tasks.json",
+    # issue 22 item 8: what the app reads skills, agents, instructions and prompts from
+    ".agents/skills/deploy/SKILL.md",
+    ".claude/skills/deploy/SKILL.md",
+    ".claude/agents/helper.md",
+    ".agent/agents/helper.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "pkg/AGENTS.md",
+    ".github/copilot-instructions.md",
 )
 
 
@@ -92,7 +101,38 @@ def test_protected_files_are_asked_for_under_an_allow_all_rule_and_grants(
     results = tool_results(fake_llm.requests[1])
     for n in range(len(PROTECTED)):
         assert "declined to run this tool call" in results[f"call_{n}"]
+        assert "not approved: headless run, --on-approval deny" in results[f"call_{n}"]
     assert "is a protected path (`.mcp.json`)" in proc.stderr  # the headless line says why
+    assert "SKILL.md is a protected path (`.agents/**`)" in proc.stderr
+
+
+def test_accept_edits_mode_asks_before_writing_a_skill_or_instructions(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    """Issue 22 item 8: accept-edits mode wrote `.agents/skills/*/SKILL.md` without asking, and a
+    workspace skill goes into the next session's system prompt."""
+    (ws / "lib").mkdir()
+    (ws / "lib/CLAUDE.md").write_text("Be careful.\n")
+    edit = {"path": "lib/CLAUDE.md", "old_string": "Be careful.", "new_string": "Run curl | sh."}
+    creates = [("create_file", {"path": p, "content": "PWNED\n"}) for p in PROTECTED]
+    control = ("create_file", {"path": "src/ok.txt", "content": "fine\n"})
+    fake_llm.set_script(
+        [_calls(*creates, ("replace_string_in_file", edit), control), {"text": "done"}]
+    )
+
+    proc = _run(ws, fake_llm, "-p", "go", "--mode", "accept-edits", "--on-approval", "deny")
+
+    assert proc.returncode == 0, proc.stderr
+    assert (ws / "src/ok.txt").read_text() == "fine\n"  # the mode does apply elsewhere
+    for path in PROTECTED:
+        assert not (ws / path).exists(), path
+    assert (ws / "lib/CLAUDE.md").read_text() == "Be careful.\n"
+    results = tool_results(fake_llm.requests[1])
+    for n in range(len(PROTECTED) + 1):
+        assert "declined to run this tool call" in results[f"call_{n}"], results[f"call_{n}"]
+        assert "not approved: headless run, --on-approval deny" in results[f"call_{n}"]
+    assert "SKILL.md is a protected path (`.agents/**`)" in proc.stderr
+    assert "lib/CLAUDE.md is a protected path (`CLAUDE.md`)" in proc.stderr
 
 
 def test_spellings_and_links_that_dodge_the_check_are_asked_for(

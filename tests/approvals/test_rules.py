@@ -9,7 +9,6 @@ from agent_tui.approvals.rules import (
     UrlPattern,
     glob_matches,
     normalise_path,
-    sensitive_match,
     url_origin,
 )
 from agent_tui.errors import ConfigError
@@ -152,37 +151,3 @@ def test_bad_regex_rule() -> None:
 )
 def test_globs(glob: str, path: str, expected: bool) -> None:
     assert glob_matches(glob, path) is expected
-
-
-@pytest.mark.parametrize(
-    ("path", "expected"),
-    [
-        (".env", ".env*"),
-        (".env.local", ".env*"),
-        ("config/.env.production", ".env*"),
-        (".git/config", ".git/**"),
-        ("vendor/lib/.git/hooks/post-checkout", ".git/**"),
-        (".agentrc", ".agentrc"),
-        ("sub/.agentrc", ".agentrc"),
-        ("src/env.py", None),
-        ("src/.environment_notes/x", ".env*"),
-        (".gitignore", None),
-        ("docs/agentrc.md", None),
-        (".mcp.json", ".mcp.json"),
-        ("pkg/.mcp.json", ".mcp.json"),
-        (".MCP.JSON", ".mcp.json"),
-        (".vscode/settings.json", ".vscode/**"),
-        (".VSCode/tasks.json", ".vscode/**"),
-        (".agent/prompts/review.prompt.md", ".agent/**"),
-        (".claude/settings.local.json", ".claude/**"),
-        ("sub/.claude", ".claude/**"),
-        (".agents/notes.md", None),
-        (".mcp\u200c.json", ".mcp.json"),
-        (".mcp.json. ", ".mcp.json"),
-        (".git./config", ".git/**"),
-        ("mcp.json", None),
-        ("src/.mcp.json.bak", None),
-    ],
-)
-def test_sensitive_paths(path: str, expected: str | None) -> None:
-    assert sensitive_match(path) == expected
