@@ -9,8 +9,8 @@ commands people allow (``git status``, ``git status --short``, ``git diff``, ``g
 ``git show``) and a few siblings. Afterwards no marker exists, and each result the model got either
 shows git's output or says the call needed approval.
 
-The runs use ``--sandbox off``: this is the approval policy's check of commands that run outside
-the sandbox (inside it every command is contained, and the sandbox decides).
+The main case runs with the sandbox off and on (where bwrap works here; otherwise the sandbox is
+unavailable and the commands ask as with it off): the check applies to both.
 """
 
 from __future__ import annotations
@@ -109,9 +109,11 @@ def _calls(commands: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
-def _run(ws: Path, home: Path, fake: FakeLLM) -> subprocess.CompletedProcess[str]:
+def _run(
+    ws: Path, home: Path, fake: FakeLLM, sandbox: str = "off"
+) -> subprocess.CompletedProcess[str]:
     return run_on_fake(
-        ws, fake, "-p", "look at the changes", "--on-approval", "deny", "--sandbox", "off",
+        ws, fake, "-p", "look at the changes", "--on-approval", "deny", "--sandbox", sandbox,
         "--output-format", "stream-json", home=home, state=ws.parent / "state",
         env={"AGENT_TUI_USER_CONFIG": str(home / ".agentrc")},
     )  # fmt: skip
@@ -130,14 +132,17 @@ def _check_results(results: dict[str, str], commands: tuple[str, ...]) -> None:
         assert asked or "Exit code: 0" in text or "exit code 0" in text.lower(), (command, text)
 
 
+@pytest.mark.parametrize("sandbox", ["off", "workspace-write"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_allowed_git_commands_run_no_program_the_repository_names(
-    tmp_path: Path, home: Path, fake_llm: FakeLLM, case: str
+    tmp_path: Path, home: Path, fake_llm: FakeLLM, case: str, sandbox: str
 ) -> None:
+    """Inside the sandbox too: the program could not leave it, but it is still the repository's
+    code, run without the user asking for it (the markers are inside the workspace)."""
     ws = _hostile(tmp_path, case)
     fake_llm.set_script([_calls(COMMANDS), {"text": "done"}])
 
-    proc = _run(ws, home, fake_llm)
+    proc = _run(ws, home, fake_llm, sandbox)
 
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (ws / "markers").iterdir()) == []
