@@ -27,7 +27,10 @@ stream) turn="{\"text\": \"$words\"}" ;;
 dialog) turn='{"text": "Writing.", "tool_calls": [{"id": "c1", "name": "create_file",
           "input": {"path": "hello.txt", "content": "hi\n"}}]}' ;;
 tool) turn="{\"text\": \"Waiting.\", \"tool_calls\": [{\"id\": \"c1\", \"name\": \"run_in_terminal\",
-          \"input\": {\"command\": \"echo \$\$ > '$work/pid'; exec sleep 120\"}}]}" ;;
+          \"input\": {\"command\": \"echo \$\$ > '$work/pid'; exec sleep 120\"}}]}"
+    # The check reads the command's host pid and asks first: outside the sandbox, whose PID
+    # namespace would hide that pid (tests/sandbox checks nothing outlives a sandboxed command).
+    APP_ENV="AGENT_TUI_SANDBOX=off" ;;
 *) echo "unknown moment: $moment" >&2; exit 2 ;;
 esac
 printf '[%s, {"text": "never reached"}]\n' "$turn" >"$work/script.json"

@@ -44,3 +44,16 @@ def fake_llm() -> Iterator[FakeLLM]:
     """
     with FakeLLM() as server:
         yield server
+
+
+@pytest.fixture
+def unsandboxed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Processes this test starts run their commands outside the sandbox, as without bwrap.
+
+    For tests of what still matters there: the approval policy's reading of command lines
+    (options that write, paths outside, /dev/tcp) and the subreaper's handling of detached
+    processes (it reads their host pids, which a PID namespace hides).
+    """
+    from tests import helpers
+
+    monkeypatch.setitem(helpers.CHILD_DEFAULTS, "AGENT_TUI_SANDBOX", "off")

@@ -69,8 +69,15 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     home = Path(extra["HOME"]) if extra and "HOME" in extra else _spare_home()
     env["HOME"] = str(home)
     env.update({name: str(home / sub) for name, sub in XDG_DIRS.items()})
+    env.update(CHILD_DEFAULTS)
     env.update(extra or {})
     return env
+
+
+# What every process a test starts gets unless the test sets it (the ``unsandboxed`` fixture in
+# tests/conftest.py puts AGENT_TUI_SANDBOX=off here for tests of the approvals and the process
+# handling of commands outside the sandbox).
+CHILD_DEFAULTS: dict[str, str] = {}
 
 
 def missing(reason: str) -> NoReturn:

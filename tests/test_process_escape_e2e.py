@@ -22,9 +22,13 @@ import pytest
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import clean_env, last_json, run_on_fake
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="the subreaper is Linux-only (prctl)"
-)
+# The subreaper, for commands outside the sandbox (inside, a PID namespace ends them).
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="the subreaper is Linux-only (prctl)"
+    ),
+    pytest.mark.usefixtures("unsandboxed"),
+]
 
 QUIET = "> /dev/null 2>&1"
 # Each writes its sleep's pid to pid.txt; the command returns at once, the sleep lives on.

@@ -211,7 +211,10 @@ class ApprovalEngine:
             return Verdict(
                 "ask", "mode", f"asked: plan mode, and only its MCP server says {name} only reads"
             )
-        return Verdict("ask", "default", f"asked: {self._uncovered_reason(call)}")
+        reason = self._uncovered_reason(call)
+        if call.command is not None and self.sandbox is not None and self.sandbox.notice():
+            reason += f" ({self.sandbox.notice()})"  # the probe of this first command failed
+        return Verdict("ask", "default", f"asked: {reason}")
 
     def suggest_pattern(self, manifest: Manifest, input: dict[str, Any]) -> str | None:
         """What a session/workspace/always grant should cover; several patterns one per line.

@@ -68,6 +68,18 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+def quick_availability() -> Availability:
+    """What is known without starting a process: the probe's answer once it has run, else
+    whether bwrap is installed (a ``-p hello`` that runs no command starts no process)."""
+    if availability.cache_info().currsize:
+        return availability()
+    if sys.platform == "linux" and bwrap_path() is None:
+        return availability()  # the probe returns at once: nothing to start
+    if sys.platform not in ("linux", "darwin"):
+        return availability()
+    return Availability(True)
+
+
 @functools.cache
 def availability() -> Availability:
     """Probe bwrap once per process: installed, and able to create the namespaces we use."""

@@ -111,18 +111,20 @@ class Sandbox:
         return self.policy.enabled and self.policy.required and not self.availability.ok
 
     def label(self) -> str:
-        """For the status bar: ``sandbox: workspace-write``, ``…: off``, ``…: unavailable``."""
+        """For the status bar: ``sandbox: workspace-write``, ``…: off``, ``…: unavailable``
+        (known without a probe where it can be: the first command probes)."""
         if not self.policy.enabled:
             return "sandbox: off"
-        if not self.availability.ok:
+        if not bwrap.quick_availability().ok:
             return "sandbox: unavailable"
         return f"sandbox: {self.policy.mode.value}"
 
     def notice(self) -> str | None:
-        """The one line to show at start when the sandbox was wanted and cannot run."""
-        if not self.policy.enabled or self.availability.ok:
+        """The one line to show when the sandbox was wanted and cannot run (at start when bwrap
+        is missing; once the first command's probe has found a kernel that refuses)."""
+        found = bwrap.quick_availability()
+        if not self.policy.enabled or found.ok:
             return None
-        found = self.availability
         then = (
             "commands are refused ([sandbox] required = true)"
             if self.policy.required

@@ -13,6 +13,9 @@ import pytest
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import clean_env, new_workspace
 
+# The approval policy's answers for commands outside the sandbox (inside, they run unasked).
+pytestmark = pytest.mark.usefixtures("unsandboxed")
+
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:

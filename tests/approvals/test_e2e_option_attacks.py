@@ -17,6 +17,9 @@ import pytest
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
 
+# The command-line reading that guards commands outside the sandbox (inside, the sandbox decides).
+pytestmark = pytest.mark.usefixtures("unsandboxed")
+
 RULES = """
 [tools.terminal.auto_approve]
 "git log" = true

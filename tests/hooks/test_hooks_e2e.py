@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_on_fake
 
@@ -442,6 +444,7 @@ def test_home_as_workspace_reads_the_user_settings_once(tmp_path: Path, fake_llm
     assert "not trusted" not in proc.stderr
 
 
+@pytest.mark.usefixtures("unsandboxed")  # a command that asks
 def test_notification_hook_runs_when_an_approval_waits(tmp_path: Path, fake_llm: FakeLLM) -> None:
     ws = _ws(tmp_path)
     note = _script(tmp_path, "note.py", RECORD.format(name="note.jsonl"))

@@ -163,6 +163,7 @@ def test_note_text_in_an_attached_file_does_not_count_as_the_app_telling_the_mod
     assert user_texts(second["messages"][-1]) == ["do it", PLAN_OFF.format(mode="ask")]
 
 
+@pytest.mark.usefixtures("unsandboxed")  # commands ask
 def test_accept_edits_writes_inside_the_workspace_and_still_asks_for_the_rest(
     ws: Path, fake_llm: FakeLLM
 ) -> None:

@@ -123,6 +123,7 @@ def test_delegation_returns_the_childs_answer_as_the_tool_result(
         {"name": "run_in_terminal", "input": {"command": "touch made.txt"}},
     ],
 )
+@pytest.mark.usefixtures("unsandboxed")  # commands ask
 def test_a_nested_call_asks_for_approval_and_deny_refuses_it(
     ws: Path, fake_llm: FakeLLM, call: dict[str, Any]
 ) -> None:
