@@ -22,14 +22,17 @@ from agent_tui.approvals.trust import trust_answer
 from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.types import InputSpec, SamplingRequest
 from agent_tui.modes import Mode
+from agent_tui.sessions.store import SessionInfo
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.key_guard import NOTICE, QUIET_S, GuardedModal, KeyGuard
 from agent_tui.ui.screens.confirm_clear import ConfirmClearScreen
 from agent_tui.ui.screens.elicit import ElicitScreen
 from agent_tui.ui.screens.elicit_url import ElicitUrlScreen
 from agent_tui.ui.screens.mcp_input import McpInputScreen
+from agent_tui.ui.screens.rewind import PromptChoice, RewindScreen
 from agent_tui.ui.screens.round_limit import RoundLimitScreen
 from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
+from agent_tui.ui.screens.session_picker import OtherWorkspaceScreen
 from agent_tui.ui.screens.trust import TrustScreen
 from agent_tui.ui.screens.undo_conflicts import UndoConflictsScreen
 from agent_tui.ui.widgets.elicit_fields import parse_schema
@@ -199,6 +202,7 @@ async def test_typing_as_the_plan_offer_opens_does_not_carry_the_plan_out(
 def _screens() -> list[tuple[str, Callable[[], Screen[Any]], str, object]]:
     """(name, a question, its answering key, the answer that key gives)."""
     request = SamplingRequest(({"role": "user", "content": "hi"},), system="", max_tokens=10)
+    session = SessionInfo("s1", Path("/s1.jsonl"), "/elsewhere", "m", "t", 0.0, 0.0)
     fields = parse_schema({"type": "object", "properties": {"name": {"type": "string"}}})
     return [
         ("trust", lambda: TrustScreen("/ws", ["tools.auto_approve = true"]), "y", True),
@@ -214,6 +218,8 @@ def _screens() -> list[tuple[str, Callable[[], Screen[Any]], str, object]]:
         ("elicit_url", lambda: ElicitUrlScreen("srv", "sign in", "https://x.test/"), "n", None),
         ("mcp_input", lambda: McpInputScreen("srv", InputSpec(id="token")), "enter", ""),
         ("elicit", lambda: ElicitScreen("srv", "name?", fields), "ctrl+s", None),
+        ("rewind", lambda: RewindScreen([PromptChoice(4, "fix it", 2)]), "b", (4, "both")),
+        ("other_workspace", lambda: OtherWorkspaceScreen(session), "y", True),
     ]
 
 
