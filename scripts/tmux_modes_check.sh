@@ -37,6 +37,7 @@ tm send-keys -t "$session" -l "plan a file"
 tm send-keys -t "$session" Enter
 wait_for "The plan is ready" "the plan offer"
 wait_for "PLAN-TEXT" "the plan above the offer"
+wait_for "Esc keeps planning" "the offer's keys (shown once it takes keys)"
 if [[ -e "$work/ws/new.txt" ]]; then fail "plan mode wrote new.txt"; fi
 tm send-keys -t "$session" 1
 wait_for "BUILT-IT" "the plan carried out"

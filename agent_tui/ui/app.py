@@ -34,10 +34,11 @@ from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
+from agent_tui.ui.key_guard import KeyHeld
 from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.mode_flow import ModeFlow
 from agent_tui.ui.notify import notify_if_away, turn_end_message
-from agent_tui.ui.prompt_focus import type_into_prompt
+from agent_tui.ui.prompt_focus import put_back, type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.queue_flow import QueuedMessages, QueueFlow
 from agent_tui.ui.quit_flow import QuitFlow
@@ -266,6 +267,12 @@ class AgentApp(App[int]):
     def on_key(self, event: events.Key) -> None:
         self.mode_flow.typed_over_offer(event)  # typing answers "keep planning"
         type_into_prompt(self, event)  # keys no widget used: typed text goes back to the prompt
+
+    @on(KeyHeld)
+    def _key_held(self, event: KeyHeld) -> None:
+        # Typed as a question opened, before it took keys: the text the person was writing.
+        self.mode_flow.typing_over_offer(event.character)
+        put_back(self, event.key, event.character)
 
     @on(PromptInput.Changed)
     def _prompt_changed(self) -> None:

@@ -59,8 +59,13 @@ class ModeFlow:
         The offer goes (still in plan mode) and the key goes on to the prompt."""
         if event.key in self.app.active_bindings:
             return  # 1, 2, 3: the offer's own keys
-        if self.offered and event.is_printable and event.character:
-            self._close_offer()  # type_into_prompt then inserts the key
+        self.typing_over_offer(event.character)  # type_into_prompt then inserts the key
+
+    def typing_over_offer(self, character: str | None) -> None:
+        """Close the offer if ``character`` is text: also for the offer's own keys (1, 2, 3) when
+        they came before the offer took keys (``key_guard``)."""
+        if self.offered and character and character.isprintable():
+            self._close_offer()
 
     def turn_finished(self, finished: ev.TurnFinished | None) -> None:
         """Called as a turn's worker ends: did it end with a plan?"""

@@ -4,6 +4,9 @@ A click in the transcript or on a card, or Tab, moves focus off the prompt; keys
 nowhere. ``type_into_prompt`` (called from the app's key handler, where keys that no widget used
 end up) sends a printable key back to the prompt, focused again. A key some binding wants (Space
 on a card's details toggle, Enter on a button) is left to that binding.
+
+``put_back`` does the same for the keys a question held while the person was still typing
+(``key_guard``): its letters and Backspaces land in the prompt behind it, as if it had not opened.
 """
 
 from __future__ import annotations
@@ -30,3 +33,13 @@ def type_into_prompt(app: AgentApp, event: events.Key) -> None:
     prompt.insert(event.character)
     event.stop()
     event.prevent_default()
+
+
+def put_back(app: AgentApp, key: str, character: str | None) -> None:
+    """A key typed as a question opened (``KeyHeld``): a character is inserted in the prompt,
+    Backspace deletes; anything else (Enter, arrows) is dropped, never sent on to the question."""
+    prompt = app.prompt_input
+    if character and character.isprintable():
+        prompt.insert(character)
+    elif key == "backspace":
+        prompt.action_delete_left()

@@ -136,6 +136,22 @@ def _frozen_status_clock(request: pytest.FixtureRequest, monkeypatch: pytest.Mon
         monkeypatch.setattr("agent_tui.ui.app.DEFAULT_CLOCK", lambda: 1000.0)
 
 
+@pytest.fixture(autouse=True)
+def _questions_take_keys_at_once(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Questions (approval, trust, plan offer...) take keys as soon as they open, so tests about
+    something else can answer at once; the tests of the guard itself (``key_guard.QUIET_S``) ask
+    for ``typing_guard`` and step the app's clock instead."""
+    if "typing_guard" not in request.fixturenames:
+        monkeypatch.setattr("agent_tui.ui.key_guard.QUIET_S", 0.0)
+
+
+@pytest.fixture
+def typing_guard() -> None:
+    """Keep the questions' real wait for a pause in typing (see ``_questions_take_keys_at_once``)."""
+
+
 @pytest.fixture
 async def mcp_harnesses() -> AsyncIterator[list[Harness]]:
     """Harnesses given an McpManager (``app_helpers.attach_mcp``); their servers stop afterwards."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from agent_tui.ui.app import AgentApp
@@ -57,3 +58,21 @@ def test_approval_long_diff_80x24(snap_compare: Any, make_agent: MakeAgent) -> N
     content = "".join(f"line {n}\n" for n in range(1, 61))
     call = {"id": "e1", "name": "create_file", "input": {"path": "long.txt", "content": content}}
     assert snap_compare(_app(make_agent, call), terminal_size=SIZE, run_before=_open)
+
+
+@pytest.mark.usefixtures("typing_guard")
+def test_approval_while_typing_80x24(snap_compare: Any, make_agent: MakeAgent) -> None:
+    """Opened while the person types (issue 22 §1; the snapshot clock never moves, so it stays
+    unarmed). Reviewer should see: "Write notes.txt?" with its one-line diff, and at the bottom,
+    in place of the key row y s w a e n, the line "⌨ Keys are ignored while you type — waiting
+    for a pause" in the warning colour; no button is shown or focused; "so what", typed as it
+    opened, in the prompt under the dialog.
+    """
+    call = {"id": "c1", "name": "write_note", "input": {"path": "notes.txt", "content": "hi"}}
+
+    async def open_and_type(pilot: Pilot[Any]) -> None:
+        await _open(pilot)
+        await pilot.press(*"so what")  # held: they go to the prompt, not to the dialog
+        await pilot.pause()
+
+    assert snap_compare(_app(make_agent, call), terminal_size=SIZE, run_before=open_and_type)

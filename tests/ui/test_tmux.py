@@ -61,3 +61,11 @@ def test_tmux_modes_plan_offer_and_type_ahead(size: tuple[str, str]) -> None:
     proc = run_tmux_script("tmux_modes_check.sh", *size)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux modes check: OK" in proc.stdout
+
+
+def test_tmux_typing_across_the_dialog_opening_grants_nothing() -> None:
+    """A message typed a key every 0.2 s while the approval dialog opens: no approvals.json, the
+    command did not run, the message is whole in the prompt, then n denies (issue 22 §1)."""
+    proc = run_tmux_script("tmux_dialog_check.sh")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux dialog check: OK" in proc.stdout

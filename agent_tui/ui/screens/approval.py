@@ -6,6 +6,9 @@ The dialog never cuts what is approved: the call (command, diff, arguments) is s
 wrapped in a body that scrolls (↑/↓, PgUp/PgDn), while the title and the key row are pinned to the
 dialog's top and bottom, so the answer keys stay on screen at any size down to 80×24. A compound
 command line lists each of its parts with the rule or grant that allows it (``approval_body``).
+
+It may open while the person is typing a message: its keys wait for a pause in typing, the keys
+before go to the prompt (``key_guard``), and nothing is focused, so Enter alone allows nothing.
 """
 
 from __future__ import annotations
@@ -17,13 +20,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from agent_tui.approvals.keys import NARROW_KEY, grant_choice, input_problem
 from agent_tui.approvals.types import CommandPart, Decision, Scope
 from agent_tui.events import ApprovalRequested
 from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 from agent_tui.ui.screens.approval_body import block_widgets, parts_text
 
 PATTERN_TOOLS = {"run_in_terminal", "fetch_webpage"}
@@ -61,7 +64,7 @@ def confirmation_markdown(event: ApprovalRequested) -> str:
     return f"{event.prepared.invocation_message}\n\n```json\n{body}\n```"
 
 
-class ApprovalScreen(ModalScreen[Decision]):
+class ApprovalScreen(GuardedModal[Decision]):
     CSS_PATH = "approval.tcss"
     BINDINGS = [
         Binding("y", "allow('once')", "Allow once"),
@@ -119,7 +122,8 @@ class ApprovalScreen(ModalScreen[Decision]):
             with Vertical(id="keys"):
                 if event.suggested_pattern and event.name in PATTERN_TOOLS:
                     yield Static(visible(self._grant()[1]), id="pattern", markup=False)
-                with Horizontal(id="buttons"):
+                yield guard_notice()
+                with Horizontal(id="buttons", classes="key-legend"):
                     for button_id, key, label, variant in BUTTONS:
                         yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
                 with Vertical(id="reason-box"):
@@ -129,9 +133,6 @@ class ApprovalScreen(ModalScreen[Decision]):
                     yield Label("Edit the input (JSON) — Ctrl+S to allow, Esc to go back")
                     yield TextArea(json.dumps(event.input, indent=2), id="editor", soft_wrap=True)
                     yield Static("", id="edit-error", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one("#once", Button).focus()
 
     def action_scroll_body(self, lines: int) -> None:
         self.query_one("#message", VerticalScroll).scroll_relative(y=lines, animate=False)

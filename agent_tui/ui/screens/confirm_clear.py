@@ -6,14 +6,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from agent_tui.plural import plural
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
-class ConfirmClearScreen(ModalScreen[bool]):
-    """Dismisses with True to clear, False to keep."""
+class ConfirmClearScreen(GuardedModal[bool]):
+    """Dismisses with True to clear, False to keep. Keys typed on after /clear (the next message)
+    wait for a pause before they answer (``key_guard``)."""
 
     CSS_PATH = "confirm_clear.tcss"
     BINDINGS = [
@@ -29,7 +30,8 @@ class ConfirmClearScreen(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Label(f"Clear the conversation ({plural(self.messages, 'message')})?")
             yield Label("/undo-clear brings it back.", id="hint")
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 yield Button("y Clear", id="clear", variant="warning", compact=True)
                 yield Button("n Keep", id="keep", compact=True)
 

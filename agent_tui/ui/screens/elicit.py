@@ -13,13 +13,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
 from agent_tui.mcp.types import ElicitAnswer
 from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 from agent_tui.ui.widgets.elicit_fields import FieldSpec, check_choices, coerce_text
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
@@ -65,8 +65,11 @@ def _field_widget(spec: FieldSpec, widget_id: str, suggester: Suggester | None =
     )
 
 
-class ElicitScreen(ModalScreen[ElicitAnswer]):
+class ElicitScreen(GuardedModal[ElicitAnswer]):
     """The form for one elicitation request (also used for a prompt command's missing arguments).
+
+    A server asks at any moment: until the typing pauses (``key_guard``) no field is focused and
+    Enter sends nothing, so a message being typed does not land in the form and go to the server.
 
     Args:
         server: the MCP server's name.
@@ -116,13 +119,18 @@ class ElicitScreen(ModalScreen[ElicitAnswer]):
                         suggester = self.suggesters.get(spec.name)
                         yield _field_widget(spec, f"field-{index}", suggester)
                         yield Label("", id=f"error-{index}", classes="field-error")
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 yield Button("Submit", id="accept", variant="primary", compact=True)
                 yield Button("Decline", id="decline", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
-            yield Label("* required · Enter or Ctrl+S submits · Esc cancels", id="hint")
+            yield Label(
+                "* required · Enter or Ctrl+S submits · Esc cancels",
+                id="hint",
+                classes="key-legend",
+            )
 
-    def on_mount(self) -> None:
+    def keys_armed(self) -> None:
         if self.fields:  # not the scroll container: typing goes straight into the first field
             self.query_one("#field-0").focus()
 

@@ -15,11 +15,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from agent_tui.mcp.types import ElicitAnswer
 from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
 def openable(url: str) -> bool:
@@ -28,8 +28,9 @@ def openable(url: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
-class ElicitUrlScreen(ModalScreen[ElicitAnswer]):
-    """Show a server's URL and ask before opening it."""
+class ElicitUrlScreen(GuardedModal[ElicitAnswer]):
+    """Show a server's URL and ask before opening it. A server asks at any moment: ``o`` waits
+    for a pause in typing (``key_guard``)."""
 
     CSS_PATH = "elicit_url.tcss"
     BINDINGS = [
@@ -53,7 +54,8 @@ class ElicitUrlScreen(ModalScreen[ElicitAnswer]):
             yield Static(one_line(self.url), id="url", markup=False)
             if not openable(self.url):
                 yield Static("Only http(s) pages can be opened.", markup=False)
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 if openable(self.url):
                     yield Button("o Open in browser", id="open", variant="success", compact=True)
                 yield Button("n Decline", id="decline", variant="error", compact=True)

@@ -36,6 +36,12 @@ KEYS = (
     ("Ctrl+P", "command palette: every slash command, searchable"),
     ("F1", "this help"),
     ("Ctrl+C", "clear the prompt; on an empty prompt, twice quits"),
+    (
+        "y / s / w / a / n / e in an approval",
+        "allow once / for the session / the workspace / always, deny, edit; a question that opens"
+        " while you type takes keys only after a pause (what you type goes to the prompt), and"
+        " Enter alone never allows",
+    ),
 )
 
 

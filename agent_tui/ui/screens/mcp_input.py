@@ -10,15 +10,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 
 from agent_tui.mcp.types import InputSpec
 from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
-class McpInputScreen(ModalScreen[str]):
-    """The value of one input for server ``server``; the answer lasts for this session only."""
+class McpInputScreen(GuardedModal[str]):
+    """The value of one input for server ``server``; the answer lasts for this session only.
+
+    Asked as servers start, maybe while the person types the first message: the field is focused
+    only after a pause in typing (``key_guard``), so the message does not become the value.
+    """
 
     CSS_PATH = "mcp_input.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -52,13 +56,15 @@ class McpInputScreen(ModalScreen[str]):
                     id="value",
                     compact=True,
                 )
+            yield guard_notice()
             yield Static(  # a Static wraps where a Label would be cut at the dialog's edge
                 "Kept for this session only · Enter submits · Esc cancels (the server won't start)",
                 id="hint",
+                classes="key-legend",
                 markup=False,
             )
 
-    def on_mount(self) -> None:
+    def keys_armed(self) -> None:
         self.query_one("#value").focus()
 
     def action_cancel(self) -> None:

@@ -9,12 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 CHOICES = {"code": "restore code", "conversation": "restore conversation", "both": "both"}
 
@@ -28,8 +28,12 @@ class PromptChoice:
     files: int
 
 
-class RewindScreen(ModalScreen[tuple[int, str] | None]):
-    """Dismisses with (message index, "code" | "conversation" | "both"), or None on Esc."""
+class RewindScreen(GuardedModal[tuple[int, str] | None]):
+    """Dismisses with (message index, "code" | "conversation" | "both"), or None on Esc.
+
+    Enter or b puts files back: keys typed on after /rewind wait for a pause (``key_guard``),
+    and the list is focused only then.
+    """
 
     CSS_PATH = "rewind.tcss"
     BINDINGS = [
@@ -50,9 +54,11 @@ class RewindScreen(ModalScreen[tuple[int, str] | None]):
                 *(Option(self._label(p), id=str(p.index)) for p in self.prompts),
                 id="prompts",
             )
+            yield guard_notice()
             yield Label(
                 "b/Enter code + conversation · c code only · v conversation only · Esc cancel",
                 id="hint",
+                classes="key-legend",
             )
             yield Label(
                 "Code: files the agent changed from that prompt on go back (commands' other "
@@ -60,6 +66,9 @@ class RewindScreen(ModalScreen[tuple[int, str] | None]):
                 "input.",
                 id="explain",
             )
+
+    def keys_armed(self) -> None:
+        self.query_one(OptionList).focus()
 
     @staticmethod
     def _label(prompt: PromptChoice) -> Text:

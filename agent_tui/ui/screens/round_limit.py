@@ -1,4 +1,5 @@
-"""Asked when a turn reaches the round limit: continue for more rounds, or stop here."""
+"""Asked when a turn reaches the round limit: continue for more rounds, or stop here. It opens
+mid-turn, maybe while the person types: its keys wait for a pause (``key_guard``)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from agent_tui.plural import plural
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
-class RoundLimitScreen(ModalScreen[bool]):
+class RoundLimitScreen(GuardedModal[bool]):
     CSS_PATH = "round_limit.tcss"
     BINDINGS = [
         Binding("c", "answer(True)", "Continue"),
@@ -28,7 +29,8 @@ class RoundLimitScreen(ModalScreen[bool]):
             yield Label(
                 f"The agent has run {plural(self.rounds, 'round')} in this turn. Keep going?"
             )
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 yield Button("c Continue", id="continue", variant="primary", compact=True)
                 yield Button("s Stop", id="stop", compact=True)
 

@@ -7,13 +7,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from agent_tui.approvals.types import Decision, Scope
 from agent_tui.mcp.types import SamplingRequest
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 from agent_tui.ui.screens.approval import BUTTONS
 
 PREVIEW_LINES = 6
@@ -32,9 +32,9 @@ def request_preview(request: SamplingRequest, max_lines: int = PREVIEW_LINES) ->
     return visible("\n".join(lines))  # the server's text: control characters shown
 
 
-class SamplingConsentScreen(ModalScreen[Decision]):
+class SamplingConsentScreen(GuardedModal[Decision]):
     """Allow a server's use of the model once, for the session, the workspace or always; or deny
-    it for the rest of the session."""
+    it for the rest of the session. Its keys wait for a pause in typing (``key_guard``)."""
 
     CSS_PATH = "sampling_consent.tcss"
     BINDINGS = [
@@ -60,7 +60,8 @@ class SamplingConsentScreen(ModalScreen[Decision]):
                 "A deny holds until you quit.",
                 markup=False,
             )
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 for button_id, key, label, variant in BUTTONS:
                     if button_id != "edit":
                         yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)

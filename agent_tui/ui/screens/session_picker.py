@@ -21,6 +21,7 @@ from agent_tui.plural import plural
 from agent_tui.sessions.resume import age
 from agent_tui.sessions.store import SessionInfo
 from agent_tui.text_safety import one_line
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
 def session_label(info: SessionInfo, now: float) -> str:
@@ -81,8 +82,9 @@ class SessionPickerScreen(ModalScreen[str | None]):
         self.dismiss(event.option.id)
 
 
-class OtherWorkspaceScreen(ModalScreen[bool]):
-    """Asked before resuming a session saved in another folder: True resumes it."""
+class OtherWorkspaceScreen(GuardedModal[bool]):
+    """Asked before resuming a session saved in another folder: True resumes it. Asked as the app
+    starts, maybe while the person types: its keys wait for a pause (``key_guard``)."""
 
     CSS_PATH = "session_picker.tcss"
     BINDINGS = [
@@ -99,7 +101,8 @@ class OtherWorkspaceScreen(ModalScreen[bool]):
             yield Label(f"Session {self.info.id} was saved in another folder:")
             yield Label(one_line(self.info.workspace), id="folder", markup=False)
             yield Label("Resume it here? Its paths may not exist in this folder.")
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 yield Button("y Resume", id="resume", variant="warning", compact=True)
                 yield Button("n New session", id="new", compact=True)
 

@@ -16,11 +16,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.text_safety import one_line, visible
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 MAX_LINES = 14
 
@@ -60,8 +60,9 @@ def gated_settings(workspace: Path, keys: tuple[str, ...], mcp_files: list[str])
     return lines
 
 
-class TrustScreen(ModalScreen[bool | None]):
-    """Trust (y) or don't trust (n) the folder; Esc decides later."""
+class TrustScreen(GuardedModal[bool | None]):
+    """Trust (y) or don't trust (n) the folder; Esc decides later. Shown as the app starts, maybe
+    while the person already types: its keys wait for a pause (``key_guard``)."""
 
     CSS_PATH = "trust.tcss"
     BINDINGS = [
@@ -89,7 +90,8 @@ class TrustScreen(ModalScreen[bool | None]):
                 "server. /trust changes your answer later.",
                 id="why",
             )
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 yield Button("y Trust", id="trust", variant="warning", compact=True)
                 yield Button("n Don't trust", id="distrust", compact=True)
 

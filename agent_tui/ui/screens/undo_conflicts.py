@@ -7,15 +7,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
+from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
-class UndoConflictsScreen(ModalScreen[str | None]):
-    """Dismisses with "overwrite", "keep", or None (cancel: nothing is changed)."""
+class UndoConflictsScreen(GuardedModal[str | None]):
+    """Dismisses with "overwrite", "keep", or None (cancel: nothing is changed). ``o`` overwrites
+    the person's own changes: it waits for a pause in typing (``key_guard``)."""
 
     CSS_PATH = "undo_conflicts.tcss"
     BINDINGS = [
@@ -36,7 +37,8 @@ class UndoConflictsScreen(ModalScreen[str | None]):
                 for path in self.files:
                     yield Label(f"  {one_line(path)}", markup=False)
             yield Label("Undoing would overwrite those changes.", id="hint")
-            with Horizontal(id="buttons"):
+            yield guard_notice()
+            with Horizontal(id="buttons", classes="key-legend"):
                 yield Button("o Overwrite", id="overwrite", variant="warning", compact=True)
                 yield Button("k Keep them, undo the rest", id="keep", compact=True)
                 yield Button("Esc Cancel", id="cancel", compact=True)

@@ -3,11 +3,15 @@ which mode, or keep planning.
 
 In the main screen, not a dialog over it (as Codex's and Claude Code's plan prompts), so the plan
 above stays in sight and scrolls (PageUp/PageDown) while the choice waits.
+
+It opens as a turn ends, maybe while the person is typing: its keys (1 would carry the plan out,
+Enter picks the highlighted choice) wait for a pause in typing; the keys before go to the prompt
+(``key_guard``).
 """
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,6 +20,14 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from agent_tui.modes import Mode
+from agent_tui.ui.key_guard import (
+    KeyGuard,
+    guard_css,
+    guard_notice,
+    hold_unless_armed,
+    watch_arming,
+)
+from agent_tui.ui.terminal_tail import app_clock
 
 KEEP_PLANNING = "keep"
 
@@ -48,6 +60,11 @@ class PlanChoices(OptionList):
         Binding("pagedown", "scroll_plan(1)", show=False),
     ]
 
+    key_guard: KeyGuard  # set by PlanOffer when it is shown
+
+    def on_key(self, event: events.Key) -> None:
+        hold_unless_armed(self, self.key_guard, event)
+
     def action_pick(self, index: int) -> None:
         self.highlighted = index
         self.action_select()
@@ -66,7 +83,7 @@ class PlanOffer(Vertical):
     PlanOffer { height: auto; border: round $accent; padding: 0 1; }
     PlanOffer > #question { text-style: bold; }
     PlanOffer > #keys { color: $text-muted; }
-    """
+    """ + guard_css("PlanOffer")
 
     class Answered(Message):
         def __init__(self, answer: str) -> None:
@@ -82,10 +99,17 @@ class PlanOffer(Vertical):
         yield PlanChoices(
             *(Option(f"{n}. {text}", id=answer) for n, (answer, text) in enumerate(self.answers, 1))
         )
-        yield Label("↑↓ Enter or 1–3 · Esc keeps planning · PgUp/PgDn scroll the plan", id="keys")
+        yield guard_notice()
+        yield Label(
+            "↑↓ Enter or 1–3 · Esc keeps planning · PgUp/PgDn scroll the plan",
+            id="keys",
+            classes="key-legend",
+        )
 
     def on_mount(self) -> None:
         choices = self.query_one(PlanChoices)
+        choices.key_guard = KeyGuard(app_clock(self))
+        watch_arming(self, choices.key_guard)
         choices.highlighted = 0
         choices.focus()
 
