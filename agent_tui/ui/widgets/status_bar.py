@@ -36,6 +36,15 @@ def context_text(tokens: int, window: int) -> str:
     return f"context {round(100 * tokens / window)}% of {size}"
 
 
+# The sandbox's label where the bar is narrow ("sandbox: workspace-write" is 24 columns).
+SHORT_SANDBOX = {
+    "sandbox: workspace-write": "sandboxed",
+    "sandbox: read-only": "sandbox: ro",
+    "sandbox: off": "no sandbox",
+    "sandbox: unavailable": "no sandbox!",
+}
+
+
 class StatusBar(Static):
     """Attributes down: the app sets these reactives; the bar only renders them."""
 
@@ -107,12 +116,13 @@ class StatusBar(Static):
             context_text(self.context_tokens, self.context_window),
         ]
         # Too narrow for all of it: the folder goes first, then the token counts, then the
-        # context, then the sandbox, so the state, the model, its endpoint and the mode stay
-        # readable (the mode decides what runs without asking).
+        # sandbox says itself in one word, then the context, then the sandbox, so the state,
+        # the model, its endpoint and the mode stay readable (the mode decides what runs
+        # without asking).
         room = self.content_region.width
-        for drop in (3, 6, 7, 5):
+        for drop in (3, 6, 5, 7, 5):
             if not room or len(" │ ".join(p for p in parts if p)) <= room:
                 break
-            parts[drop] = ""
+            parts[drop] = SHORT_SANDBOX.get(parts[drop], "") if drop == 5 else ""
         # Plain text, not markup: a model name or host may hold "[" (an IPv6 address).
         return Content(" │ ".join(p for p in parts if p))
