@@ -286,7 +286,7 @@ class CallProcessor:
             value=item.input,
             emit=self.emit,
             grants=approvals.grants,
-            command_pattern=approvals.suggest_pattern(item.manifest, item.input),
+            command_pattern=approvals.suggest_exact_pattern(item.manifest, item.input),
             run_again=lambda escalation: self._run_tool(item, escalation),
         )
 

@@ -15,6 +15,7 @@ import re
 from agent_tui.approvals.option_effects import OptionEffect, option_effects
 from agent_tui.approvals.rules import names_word, url_origin
 from agent_tui.approvals.shell import ParsedCommand, SubCommand
+from agent_tui.approvals.types import NETWORK_GRANT, OUTSIDE_GRANT
 
 # Tools whose second word is a subcommand worth keeping in the prefix (`git status`, not `git`).
 _SUBCOMMAND_TOOLS = frozenset(
@@ -102,6 +103,10 @@ def describe_grant(patterns: str | None, tool: str) -> str:
     if not patterns:
         return f"every {tool} call, whatever its input"
     lines = [p.strip() for p in patterns.splitlines() if p.strip()]
+    if tool == NETWORK_GRANT:
+        return "commands to reach " + " and ".join(lines) + " through the sandbox's proxy"
+    if tool == OUTSIDE_GRANT:
+        return "this exact command to run outside the sandbox whenever it comes again"
     # Plain prefixes share one sentence: "`git status` or `npm test` with any arguments, …".
     plain = [p for p in lines if not p.startswith("/") and "://" not in p and not _named(p)]
     parts = [_describe_one(p) for p in lines if p not in plain]

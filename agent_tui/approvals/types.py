@@ -6,6 +6,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
+# Grants the sandbox's questions store (agent_tui/sandbox/escalate.py), listed and revoked like
+# any tool's: a domain commands may reach through its proxy, a command that may run outside it.
+NETWORK_GRANT = "sandbox.network"
+OUTSIDE_GRANT = "sandbox.outside"
+
 
 class Scope(StrEnum):
     ONCE = "once"

@@ -101,7 +101,9 @@ async def _sandbox(ctx: CommandContext, args: str) -> CommandResult:
     sandbox = getattr(getattr(ctx.agent, "deps", None), "sandbox", None)
     if sandbox is None:
         return CommandResult(message="No sandbox in this session.")
-    return CommandResult(message="```\n" + sandbox.describe() + "\n```")
+    # One item per line, so a long deny list wraps at any width instead of running off it.
+    first, *rest = sandbox.describe().splitlines()
+    return CommandResult(message="\n".join([f"**{first}**", "", *(f"- {line}" for line in rest)]))
 
 
 async def _model(ctx: CommandContext, args: str) -> CommandResult:

@@ -39,6 +39,12 @@ class Block:
         return f"blocked by the sandbox: write to {self.target}"
 
 
+def _paths(text: str) -> list[str]:
+    return [m.group(1) for m in _QUOTED.finditer(text)] or [
+        m.group(1) for m in _BARE.finditer(text)
+    ]
+
+
 def write_blocks(output: str, home: Path | None = None) -> list[Block]:
     """The paths a command's output says it could not write (EROFS), at most five, in order."""
     found: list[str] = []
@@ -46,9 +52,10 @@ def write_blocks(output: str, home: Path | None = None) -> list[Block]:
     for line in output.splitlines():
         if not _EROFS.search(line):
             continue
-        candidates = [m.group(1) for m in _QUOTED.finditer(line)] or [
-            m.group(1) for m in _BARE.finditer(line)
-        ]
+        # The path is the one nearest before the phrase ("bash: line 2: /x: Read-only file
+        # system": not /bin/bash), or after it for Python ("…: '/x'").
+        before, _, after = line.partition(_EROFS.search(line).group(0))  # type: ignore[union-attr]
+        candidates = _paths(before)[::-1] + _paths(after)
         path = next((c for c in candidates if "/" in c or c.startswith("~")), "")
         if not path:
             path = "a path outside the writable folders"

@@ -20,9 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agent_tui import events as ev
-from agent_tui.approvals.types import Decision, Scope, Verdict
+from agent_tui.approvals.types import NETWORK_GRANT, OUTSIDE_GRANT, Decision, Scope, Verdict
 from agent_tui.sandbox.blocked import Block
-from agent_tui.sandbox.runtime import NETWORK_GRANT, OUTSIDE_GRANT
 from agent_tui.tools.base import Confirmation, Prepared, ToolResult
 
 
@@ -40,9 +39,10 @@ def blocks_of(result: ToolResult) -> list[Block]:
 
 
 def question(
-    call_id: str, name: str, value: dict[str, Any], blocks: list[Block], command_pattern: str | None
+    call_id: str, value: dict[str, Any], blocks: list[Block], command_pattern: str | None
 ) -> ev.ApprovalRequested:
-    """The approval event for what ``blocks`` say was stopped."""
+    """The approval event for what ``blocks`` say was stopped (its name is the grant's:
+    ``sandbox.outside`` or ``sandbox.network``)."""
     writes = [b for b in blocks if b.kind != "network"]
     domains = [b.target for b in blocks if b.kind == "network"]
     stopped = "; ".join(b.describe() for b in blocks)
@@ -69,7 +69,10 @@ def question(
     )
     verdict = Verdict("ask", "sandbox", f"asked: {stopped}")
     future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
-    return ev.ApprovalRequested(call_id, name, value, prepared, verdict, pattern, future)
+    # Named for the grant it may store, so the dialog offers that (a domain, this exact
+    # command outside), not the terminal's prefix grants.
+    grant = OUTSIDE_GRANT if writes else NETWORK_GRANT
+    return ev.ApprovalRequested(call_id, grant, value, prepared, verdict, pattern, future)
 
 
 async def escalate(
@@ -92,7 +95,7 @@ async def escalate(
         value: its input.
         emit: where the question (and the decision) go.
         grants: the approval engine's GrantStore (lasting answers are stored there).
-        command_pattern: what an outside grant covers (the terminal's suggested pattern).
+        command_pattern: what an outside grant covers: this exact command (``/^…$/``).
         run_again: runs the call once more with the given escalation.
 
     Returns:
@@ -101,7 +104,7 @@ async def escalate(
     blocks = blocks_of(result)
     if not blocks:
         return result
-    asked = question(call_id, name, value, blocks, command_pattern)
+    asked = question(call_id, value, blocks, command_pattern)
     emit(asked)
     decision = await asked.decision
     emit(ev.ToolCallDecided(call_id, decision.allow, "user", decision.describe()))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from agent_tui.approvals.types import NETWORK_GRANT, OUTSIDE_GRANT
 from agent_tui.sandbox import bwrap
 from agent_tui.sandbox.blocked import Block, write_blocks
 from agent_tui.sandbox.netns import SharedNetwork
@@ -24,8 +25,7 @@ from agent_tui.sandbox.policy import PROTECTED_NAMES, SandboxMode, SandboxPolicy
 from agent_tui.sandbox.proxy import DomainProxy
 from agent_tui.sandbox.seatbelt import seatbelt_argv
 
-NETWORK_GRANT = "sandbox.network"  # grants of a domain (pattern: the domain)
-OUTSIDE_GRANT = "sandbox.outside"  # grants to run a command outside (pattern: as the terminal's)
+__all__ = ["NETWORK_GRANT", "OUTSIDE_GRANT", "Launch", "Sandbox", "current", "set_current"]
 
 
 @dataclass
@@ -293,9 +293,10 @@ class Sandbox:
             text = str(path)
             return "~" + text[len(home) :] if text.startswith(home + "/") else text
 
-        lines = [f"Sandbox: {self.label().split(': ', 1)[1]} (mode {policy.mode.value})"]
         if policy.enabled and not self.availability.ok:
-            lines.append(self.notice() or "")
+            lines = [f"Sandbox: unavailable (wanted: {policy.mode.value})", self.notice() or ""]
+        else:
+            lines = [f"Sandbox: {policy.mode.value}"]
         if sys.platform == "linux":
             lines.append(f"bwrap: {bwrap.bwrap_path() or 'not installed'}")
         reads = ", ".join(short(p) for p in policy.deny_read)

@@ -91,7 +91,7 @@ def test_slash_sandbox_shows_the_policy(tmp_path: Path, fake_llm: FakeLLM) -> No
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "(mode workspace-write)" in out
+    assert "Sandbox: workspace-write" in out
     assert "~/.ssh" in out and "~/private" in out
     assert "Writes: ~/ws, and a private temp dir" in out  # HOME is tmp_path here
     assert "Network: through the proxy to allowed domains (pypi.org)" in out
@@ -111,7 +111,7 @@ def test_the_flag_and_the_environment_choose_the_mode(tmp_path: Path, fake_llm: 
         home=tmp_path,
         state=tmp_path / "state",
     )
-    assert "(mode read-only)" in flagged.stdout
+    assert "Sandbox: read-only" in flagged.stdout
     assert "Writes: only a private temp dir" in flagged.stdout
     off = run_on_fake(
         ws,
