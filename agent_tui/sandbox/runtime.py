@@ -60,7 +60,12 @@ class Launch:
             self.on_finish()
         for path in bwrap.created_protected(self.policy, self.existed):
             _remove(path)
-            blocks.append(Block("protected", str(path.relative_to(self.policy.workspace))))
+            shown = (
+                path.relative_to(self.policy.workspace)
+                if path.is_relative_to(self.policy.workspace)
+                else path
+            )  # in an added folder: said in full
+            blocks.append(Block("protected", str(shown)))
         blocks += write_blocks(output)
         return blocks
 

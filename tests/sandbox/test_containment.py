@@ -217,3 +217,23 @@ def test_read_only_mode_writes_nothing_in_the_workspace(ws: Path, home: Path) ->
 def test_mode_off_runs_as_it_is(ws: Path, home: Path) -> None:
     proc = sandboxed(ws, home, "cat ~/.ssh/id_ed25519", "--mode", "off")
     assert proc.stdout == KEY
+
+
+def test_an_added_writable_folder_is_writable_and_protected_like_the_workspace(
+    ws: Path, home: Path, tmp_path: Path
+) -> None:
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    rc = home / "rc"
+    rc.write_text(f'[sandbox]\nwritable = ["{extra}"]\n')
+    env = {
+        "HOME": str(home),
+        "AGENT_TUI_STATE_DIR": str(home / "state"),
+        "AGENT_TUI_USER_CONFIG": str(rc),
+    }
+    script = f"echo made > {extra}/out.txt && echo '[tools]' > {extra}/.agentrc; echo done"
+    proc = run_cli(ws, "sandbox", "--", "sh", "-c", script, env=env, timeout=60)
+    assert proc.stdout.strip() == "done", proc.stderr
+    assert (extra / "out.txt").read_text() == "made\n"
+    assert not (extra / ".agentrc").exists()
+    assert f"created protected path {extra.resolve()}/.agentrc (removed)" in proc.stderr
