@@ -63,7 +63,9 @@ async def _answer_approval(agent: Agent, event: ev.ApprovalRequested, policy: st
     """Answer from --on-approval (default ask, which asks only when stdin and stdout are TTYs)."""
     from agent_tui.headless_prompt import resolve_headless
 
-    schema = agent.deps.tools.manifest(event.name).input_schema
+    tools = agent.deps.tools
+    # The sandbox's questions are named for their grant, not a tool: no input to edit there.
+    schema = tools.manifest(event.name).input_schema if event.name in tools else None
     try:
         event.decision.set_result(
             await resolve_headless(policy or "ask", event, input_schema=schema)

@@ -157,3 +157,23 @@ def check_writable(folder: Path) -> None:
             "set AGENT_TUI_STATE_DIR to a folder you can write",
             file=str(folder),
         ) from None
+
+
+def prune_oldest(folder: Path, pattern: str, *, keep: int, max_bytes: int, incoming: int) -> None:
+    """Make room for one more file in ``folder``: of the files matching ``pattern``, delete the
+    oldest until fewer than ``keep`` remain and they and ``incoming`` bytes fit in ``max_bytes``."""
+    stats = []
+    for path in folder.glob(pattern):
+        try:
+            stats.append((path.stat(), path))
+        except OSError:
+            continue  # deleted meanwhile
+    stats.sort(key=lambda sp: sp[0].st_mtime)
+    total = sum(st.st_size for st, _ in stats)
+    count = len(stats)
+    for st, path in stats:
+        if count < keep and total + incoming <= max_bytes:
+            break
+        path.unlink(missing_ok=True)
+        count -= 1
+        total -= st.st_size

@@ -22,7 +22,7 @@ from typing import Any
 
 from agent_tui.errors import ConfigError
 from agent_tui.paths import state_dir, workspace_dir_name
-from agent_tui.state_files import private_dir, private_fd
+from agent_tui.state_files import private_dir, private_fd, prune_oldest
 from agent_tui.tools.base import ToolResult
 
 logger = logging.getLogger(__name__)
@@ -136,18 +136,4 @@ def _save(workspace: Path, tool: str, text: str) -> Path:
 
 def _prune(folder: Path, incoming: int) -> None:
     """Make room for one more file: at most KEEP_FILES and MAX_TOTAL_BYTES, oldest go first."""
-    stats = []
-    for path in folder.glob("*.txt"):
-        try:
-            stats.append((path.stat(), path))
-        except OSError:
-            continue  # removed meanwhile
-    stats.sort(key=lambda sp: sp[0].st_mtime)
-    total = sum(st.st_size for st, _ in stats)
-    count = len(stats)
-    for st, path in stats:
-        if count < KEEP_FILES and total + incoming <= MAX_TOTAL_BYTES:
-            break
-        path.unlink(missing_ok=True)
-        count -= 1
-        total -= st.st_size
+    prune_oldest(folder, "*.txt", keep=KEEP_FILES, max_bytes=MAX_TOTAL_BYTES, incoming=incoming)

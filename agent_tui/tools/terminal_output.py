@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from agent_tui.paths import state_dir
-from agent_tui.state_files import private_dir, private_fd
+from agent_tui.state_files import private_dir, private_fd, prune_oldest
 
 HEAD_CHARS = 4 * 1024
 TAIL_CHARS = 6 * 1024
@@ -53,21 +53,13 @@ def open_log(label: str) -> tuple[Path, BinaryIO]:
 def prune_logs(folder: Path) -> None:
     """Make room for one more log: at most KEEP_LOGS files and MAX_TOTAL_LOG_BYTES in all,
     counting the new one at its largest (MAX_LOG_BYTES)."""
-    stats = []
-    for path in folder.glob("terminal-*.log"):
-        try:
-            stats.append((path.stat(), path))
-        except OSError:
-            continue  # deleted meanwhile
-    stats.sort(key=lambda sp: sp[0].st_mtime)
-    total = sum(st.st_size for st, _ in stats)
-    count = len(stats)
-    for st, path in stats:
-        if count < KEEP_LOGS and total + MAX_LOG_BYTES <= MAX_TOTAL_LOG_BYTES:
-            break
-        path.unlink(missing_ok=True)
-        count -= 1
-        total -= st.st_size
+    prune_oldest(
+        folder,
+        "terminal-*.log",
+        keep=KEEP_LOGS,
+        max_bytes=MAX_TOTAL_LOG_BYTES,
+        incoming=MAX_LOG_BYTES,
+    )
 
 
 class OutputCapture:

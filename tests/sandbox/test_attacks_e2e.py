@@ -17,9 +17,9 @@ import pytest
 
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import last_json, run_on_fake, tool_results
+from tests.sandbox.conftest import SECRETS, home_and_repo
 
 pytestmark = pytest.mark.usefixtures("bwrap")
-KEY = "-----BEGIN OPENSSH PRIVATE KEY----- e2e-sandbox-key"
 
 ATTACKS = [
     "echo ~/.ssh/id_ed25519 | xargs cat",
@@ -47,18 +47,7 @@ WORK = "echo built > build.txt && mkdir -p dist && cp build.txt dist/ && git sta
 
 
 def _setup(tmp_path: Path) -> tuple[Path, Path]:
-    home = tmp_path / "home"
-    (home / ".ssh").mkdir(parents=True)
-    (home / ".ssh" / "id_ed25519").write_text(KEY)
-    (home / ".aws").mkdir()
-    (home / ".aws" / "credentials").write_text("aws_secret_access_key = AKIASECRET")
-    (home / ".netrc").write_text("machine x login me password netrc-secret")
-    (home / ".agentrc").write_text("# user-config-secret\n")
-    (home / ".bashrc").write_text("# mine\n")
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    subprocess.run(["git", "init", "-q", str(ws)], check=True)
-    return home, ws
+    return home_and_repo(tmp_path)
 
 
 def test_attacks_under_yolo_fail_and_the_work_inside_succeeds(
@@ -93,7 +82,7 @@ def test_attacks_under_yolo_fail_and_the_work_inside_succeeds(
     )
     assert proc.returncode == 0, proc.stderr
     seen = "\n".join(tool_results(fake_llm.requests[-1]).values())
-    for secret in (KEY, "AKIASECRET", "netrc-secret", "user-config-secret", "state-secret"):
+    for secret in (*SECRETS, "state-secret"):
         assert secret not in seen, secret
     assert "CONNECTED" not in seen
     assert (home / ".bashrc").read_text() == "# mine\n"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import QuietHandler, run_cli, serve_http
+from tests.sandbox.conftest import KEY, home_and_repo
 
-KEY = "-----BEGIN OPENSSH PRIVATE KEY----- sandbox-test-key"
 pytestmark = pytest.mark.usefixtures("bwrap")
 
 
@@ -27,21 +27,12 @@ class _Hello(QuietHandler):
 
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
-    home = tmp_path / "home"
-    (home / ".ssh").mkdir(parents=True)
-    (home / ".ssh" / "id_ed25519").write_text(KEY)
-    (home / ".aws").mkdir()
-    (home / ".aws" / "credentials").write_text("aws_secret_access_key = AKIASECRET")
-    (home / ".bashrc").write_text("# mine\n")
-    return home
+    return home_and_repo(tmp_path)[0]
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    subprocess.run(["git", "init", "-q", str(ws)], check=True)
-    return ws
+def ws(home: Path) -> Path:
+    return home.parent / "ws"
 
 
 def sandboxed(ws: Path, home: Path, script: str, *flags: str) -> subprocess.CompletedProcess[str]:
