@@ -142,9 +142,11 @@ def test_search_tools_do_not_hang_on_a_fifo_in_the_workspace(
     ws: Path, fake_llm: FakeLLM, tool: str, rg: str
 ) -> None:
     env = {"AGENT_TUI_RG": ""} if rg == "" else {}
-    if rg == "":  # the pure-Python walk reads every .gitignore it meets
-        (ws / "sub").mkdir()
-        os.mkfifo(ws / "sub" / ".gitignore")
+    # Ignore files that are FIFOs: the Python walk reads every .gitignore it meets, and ripgrep
+    # opens each .gitignore, .ignore and .rgignore itself (then it is noticed and replaced).
+    (ws / "sub").mkdir()
+    os.mkfifo(ws / "sub" / ".gitignore")
+    os.mkfifo(ws / ".ignore")
     args = {
         "grep_search": {"query": "MAIN_TEXT"},
         "file_search": {"pattern": "**/*.py"},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from agent_tui.key_env import child_environ
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_int, require_str
 from agent_tui.tools.fs_walk import find_rg, folder_glob, glob_to_regex, rg_base_args, walk_files
+from agent_tui.tools.rg_watch import POLL_S, waiting_on_fifo
 
 DEFAULT_RESULTS = 100
 MAX_RESULTS = 1000
@@ -43,16 +45,29 @@ def list_files(workspace: Path) -> list[str]:
     rg = find_rg()
     if rg is None:
         return list(walk_files(workspace))
-    proc = subprocess.run(
-        [*rg_base_args(rg), "--files", "--null"],
-        cwd=workspace,
-        env=child_environ(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        check=False,
-    )
+    with tempfile.TemporaryFile() as out:  # a file, not a pipe: nothing to drain while polling
+        proc = subprocess.Popen(
+            [*rg_base_args(rg), "--files", "--null"],
+            cwd=workspace,
+            env=child_environ(),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+        )
+        seen = 0
+        while proc.poll() is None:
+            try:
+                proc.wait(POLL_S)
+            except subprocess.TimeoutExpired:
+                seen = seen + 1 if waiting_on_fifo(proc.pid) else 0
+                if seen >= 2:  # stuck opening a named pipe (rg_watch.py): list in Python
+                    proc.kill()
+                    proc.wait()
+                    return list(walk_files(workspace))
+        out.seek(0)
+        listed = out.read()
     # Exit 1 = no files; 2 = some folders unreadable (the rest is still listed).
-    return [p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p]
+    return [p.decode("utf-8", "surrogateescape") for p in listed.split(b"\0") if p]
 
 
 def search_files(workspace: Path, pattern: str) -> list[str]:

@@ -12,6 +12,7 @@ from agent_tui.errors import ToolError
 from agent_tui.key_env import child_environ
 from agent_tui.safe_read import read_bytes
 from agent_tui.tools.fs_walk import glob_to_regex, rg_base_args, walk_files
+from agent_tui.tools.rg_watch import POLL_S, RgStuck, waiting_on_fifo
 
 Match = tuple[str, int, str]  # (path, line number, line text)
 MAX_LINE = 20_000  # characters of a line kept from either engine; the tool cuts around the match
@@ -79,6 +80,7 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
     )
     assert proc.stdout is not None and proc.stderr is not None
     errors = asyncio.ensure_future(proc.stderr.read())  # drained alongside so rg never blocks on it
+    watch = asyncio.ensure_future(_watch(proc))  # kills rg if it waits on a FIFO (rg_watch.py)
     outcome = SearchOutcome()
     try:
         pending = b""
@@ -99,6 +101,9 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
         if proc.returncode is None:  # cancelled: do not leave rg running
             await _stop(proc, proc.stdout)
         errors.cancel()
+        watch.cancel()
+    if watch.done() and not watch.cancelled() and watch.result():
+        raise RgStuck("ripgrep waited on a named pipe")
     if proc.returncode == 2 and not outcome.matches and not outcome.incomplete:
         if "regex" in stderr or "literal" in stderr:
             raise _bad_regex(stderr.removeprefix("rg: "))
@@ -106,6 +111,19 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
             raise ToolError(f"Invalid include_pattern: {stderr.strip()}")
     outcome.unreadable = sum(1 for line in stderr.splitlines() if line.startswith("rg: ./"))
     return outcome
+
+
+async def _watch(proc: asyncio.subprocess.Process) -> bool:
+    """Kill rg when it is seen waiting on a FIFO twice in a row; True if it was."""
+    seen = 0
+    while proc.returncode is None:
+        await asyncio.sleep(POLL_S)
+        seen = seen + 1 if waiting_on_fifo(proc.pid) else 0
+        if seen >= 2:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            return True
+    return False
 
 
 async def _stop(proc: asyncio.subprocess.Process, stdout: asyncio.StreamReader) -> None:

@@ -13,6 +13,7 @@ from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_bool, optional_int, optional_str, require_str
 from agent_tui.tools.fs_grep import GrepQuery, Match, SearchOutcome, python_search, rg_search
 from agent_tui.tools.fs_walk import find_rg, folder_glob, glob_to_regex
+from agent_tui.tools.rg_watch import RgStuck
 
 DEFAULT_RESULTS = 50
 MAX_RESULTS = 500
@@ -107,9 +108,11 @@ class GrepSearchTool(BaseTool):
         # Collect more than shown so that sorting picks the first matches by path, not by which
         # file a ripgrep thread happened to finish first.
         collect = max(q.limit * 4, 1000)
-        if rg is not None:
+        try:
+            if rg is None:
+                raise RgStuck("no ripgrep")
             outcome = await rg_search(rg, root, q, collect=collect)
-        else:
+        except RgStuck:  # none, or it waited on a FIFO: the Python search reads regular files only
             outcome = await asyncio.to_thread(python_search, root, q, collect=collect)
         return ToolResult(
             format_matches(q, outcome),
