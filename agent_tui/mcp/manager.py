@@ -348,15 +348,18 @@ class McpManager:
         with open(private_fd(state.log_path, append=True), "a", encoding="utf-8") as log:
             log.write(f"{OUR_LOG_PREFIX}{time.strftime('%H:%M:%S')}] {text}\n")
 
-    def stray_output_notices(self) -> list[str]:
-        """One line per server that wrote non-JSON-RPC lines to stdout (the lines are in its log)."""
-        return [
+    def stray_output_notices(self, *, all_servers: bool = False) -> list[str]:
+        """One line per server that wrote non-JSON-RPC lines to stdout (the lines are in its log);
+        with ``all_servers``, one entry per server in order, "" for the quiet ones."""
+        lines = [
             f"MCP server {name} wrote {plural(state.stray_lines, 'line')} to stdout that "
             f"{'is' if state.stray_lines == 1 else 'are'} not JSON-RPC (ignored; a server must "
             f"log to stderr); see {state.log_path}"
-            for name, state in self.servers.items()
             if state.stray_lines
+            else ""
+            for name, state in self.servers.items()
         ]
+        return lines if all_servers else [line for line in lines if line]
 
     async def _run(self, state: ServerState) -> None:
         if state.config.problem:  # a wrong entry fails alone; the other servers start

@@ -48,3 +48,23 @@ async def test_failed_and_cancelled_mcp_cards_do_not_say_running(
         await wait_idle(pilot)
         assert "Cancelled: mcp_fault_hang" in header(hanging), header(hanging)
         assert "Running" not in header(hanging)
+
+
+async def test_a_server_writing_junk_to_stdout_gets_one_note_in_the_app(
+    tmp_path: Path, make_agent: MakeAgent, mcp_harnesses: list[Harness]
+) -> None:
+    """Issue 22 §6: the stray-stdout note `-p` prints is shown in the app too, once per server."""
+    from agent_tui.ui.widgets.notes import Note
+    from tests.mcp.test_server_faults_e2e import NOISY_SERVER, agentrc, stdio_entry
+
+    agentrc(tmp_path / "home", {"noisy": stdio_entry(NOISY_SERVER, {"NOISY_JUNK": "3"})})
+    h = make_agent([{"text": "hi"}])
+    attach_mcp(h, mcp_harnesses)
+    async with running_app(h.agent, size=(110, 40)) as (app, pilot):
+        await wait_until(pilot, lambda: "mcp_noisy_echo" in h.agent.deps.tools, "the tools")
+
+        def notes() -> list[str]:
+            return [str(n.render()) for n in app.query(Note) if "not JSON-RPC" in str(n.render())]
+
+        await wait_until(pilot, notes, "the stray-output note")
+        assert len(notes()) == 1 and "MCP server noisy wrote 3 lines to stdout" in notes()[0]
