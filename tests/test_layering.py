@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ["agent", "tools", "approvals", "providers", "mcp"]
+CORE = ["agent", "tools", "approvals", "providers", "mcp", "sandbox"]
 UI_LIBS = {"textual", "prompt_toolkit"}
 
 
