@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "agent-tui-bench"  # not /tmp: Codex refuses helpers there
 PEERS = CACHE / "peers"
-KEY = "-----BEGIN OPENSSH PRIVATE KEY----- peer-bench-key"
+KEY = "-----BEGIN OPENSSH PRIVATE KEY----- bench-key-for-sandbox-comparison"
 DENY = ["~/.ssh", "~/.aws", "~/.netrc", "~/state"]
 
 

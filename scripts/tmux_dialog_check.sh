@@ -19,7 +19,9 @@ source "$root/scripts/tmux_lib.sh"
 trap cleanup EXIT
 
 mkdir -p "$work/ws" "$work/home" "$work/state"
-printf '[model]\nchunk_delay_s = 0.1\n' >"$work/home/.agentrc"
+# `touch` = false: the command asks even where the sandbox would run it unasked.
+printf '[model]\nchunk_delay_s = 0.1\n[tools.terminal.auto_approve]\n"touch" = false\n' \
+    >"$work/home/.agentrc"
 words=$(printf 'STREAMING %.0s' $(seq 1 20))
 printf '[{"text": "%s", "tool_calls": [{"id": "c1", "name": "run_in_terminal", "input": {"command": "touch made-by-touch"}}]}, {"text": "DENIED-AND-DONE"}]\n' \
     "$words" >"$work/script.json"
