@@ -17,7 +17,7 @@ from typing import Any
 
 from agent_tui.errors import ToolError
 from agent_tui.key_env import child_environ
-from agent_tui.sandbox.blocked import summary
+from agent_tui.sandbox.blocked import Block, summary
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
 from agent_tui.tools.git_config import hardening_env
 from agent_tui.tools.terminal_env import terminal_environment
@@ -315,7 +315,19 @@ class GetTerminalOutputTool(BaseTool):
             else "No new output since the last read."
         )
         content = "\n".join(lines) + ("\n" + text if text.strip() else "")
+        refused = network_refusals(terminal.process)
+        if refused:
+            content += "\n\n" + summary(refused)
         return ToolResult(content, data={"status": status, "log_path": str(terminal.log_path)})
+
+
+def network_refusals(proc: ShellProcess) -> list[Block]:
+    """The domains the sandbox's proxy refused a background command so far (not asked about:
+    the command goes on; the model can ask the user, or the user can allow the domain)."""
+    launch = proc.launch
+    if launch is None or launch.proxy is None:
+        return []
+    return [Block("network", host) for host in launch.proxy.blocked.get(launch.token, [])]
 
 
 class KillTerminalTool(BaseTool):

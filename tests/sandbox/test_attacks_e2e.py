@@ -209,3 +209,29 @@ def test_a_blocked_domain_is_named_asked_about_and_stays_blocked_when_denied(
     seen = "\n".join(tool_results(fake_llm.requests[-1]).values())
     assert "network: 127.0.0.1 not allowed" in seen
     assert '"through the proxy"' not in seen
+
+
+def test_a_background_command_refused_a_domain_is_told_when_its_output_is_read(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    home, ws = _setup(tmp_path)
+    fetch = (
+        'python3 -c "import os, urllib.request as u\n'
+        "try: u.build_opener(u.ProxyHandler({'http': os.environ['HTTP_PROXY']})).open("
+        "'http://refused.example/', timeout=5)\n"
+        "except Exception as e: print('fetch failed', type(e).__name__)\"; touch fetched"
+    )
+    calls = [
+        ("run_in_terminal", {"command": fetch, "is_background": True}),
+        ("run_in_terminal", {"command": "until [ -e fetched ]; do sleep 0.05; done"}),
+        ("get_terminal_output", {"terminal_id": "term-1"}),
+    ]
+    fake_llm.set_script(
+        [{"tool_calls": [{"id": f"c{i}", "name": n, "input": a}]} for i, (n, a) in enumerate(calls)]
+        + [{"text": "done"}]
+    )
+    proc = run_on_fake(ws, fake_llm, "-p", "go", home=home, state=tmp_path / "state")
+    assert proc.returncode == 0, proc.stderr
+    read = tool_results(fake_llm.requests[-1])["c2"]
+    assert "fetch failed HTTPError" in read
+    assert "network: refused.example not allowed" in read

@@ -146,6 +146,8 @@ class ApprovalScreen(GuardedModal[Decision]):
         # While typing a reason or JSON, letters are text, not answers.
         if self.mode != "choose" and action in ("allow", "edit", "deny", "narrow"):
             return False
+        if action == "edit" and self.event.name in (NETWORK_GRANT, OUTSIDE_GRANT):
+            return False  # the sandbox's questions have no input to edit: the command already ran
         return True
 
     def _grant(self) -> tuple[str | None, str]:
