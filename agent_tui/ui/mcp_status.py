@@ -31,7 +31,8 @@ def watch_mcp(app: AgentApp, manager: McpManager) -> None:
         if notice is not None and notice != shown[0]:
             shown[0] = notice
             app.call_later(app.transcript.add, Note(notice, "warning"))
-        for name, line in zip(manager.servers, manager.stray_output_notices(all_servers=True)):
+        lines = manager.stray_output_notices(all_servers=True)
+        for name, line in zip(manager.servers, lines, strict=True):
             if line and name not in noisy:
                 noisy.add(name)
                 app.call_later(app.transcript.add, Note(line, "warning"))
