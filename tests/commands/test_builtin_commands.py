@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_tui import actions
 from agent_tui.agent.turn import plan_turn
 from agent_tui.commands.builtin import BUILTIN_COMMANDS
 from agent_tui.commands.registry import CommandResult, SlashCommand
@@ -23,22 +24,22 @@ def agent(workspace: Path) -> AgentDouble:
 
 
 @pytest.mark.parametrize(
-    ("text", "action", "data"),
+    ("text", "action"),
     [
-        ("/clear", "clear", {}),
-        ("/new", "new", {}),
-        ("/exit", "exit", {}),
-        ("/tools", "open_tool_picker", {}),
-        ("/model", "pick_model", {}),
-        ("/model fast", "pick_model", {"model": "fast"}),
+        ("/clear", actions.Clear()),
+        ("/new", actions.New()),
+        ("/exit", actions.Exit()),
+        ("/tools", actions.OpenToolPicker()),
+        ("/model", actions.PickModel()),
+        ("/model fast", actions.PickModel("fast")),
     ],
 )
 async def test_ui_commands_return_their_action(
-    agent: AgentDouble, text: str, action: str, data: dict[str, str]
+    agent: AgentDouble, text: str, action: actions.UiAction
 ) -> None:
     plan = await plan_turn(agent, text)
 
-    assert plan.local_result == CommandResult(action=action, data=data)
+    assert plan.local_result == CommandResult(action=action)
     assert plan.text == ""
 
 
