@@ -74,3 +74,15 @@ async def _user_shell(agent: Agent, command: str) -> AsyncGenerator[ev.Event, No
         yield ev.UserShellFinished(command, f"not run: {exc}", "")
         return
     yield ev.UserShellFinished(command, result.status, result.output)
+
+
+def startup_notices(agent: Agent) -> list[str]:
+    """What a front end shows as it starts: prompt files and participants skipped, MCP config
+    problems, a sandbox that was wanted but cannot run here (commands then ask)."""
+    deps = agent.deps
+    notices = list(deps.commands.notices)
+    if deps.mcp is not None:
+        notices.extend(deps.mcp.notices)
+    if deps.sandbox is not None and (sandbox := deps.sandbox.notice()):
+        notices.append(sandbox)
+    return notices

@@ -26,7 +26,7 @@ from textual.worker import Worker
 
 from agent_tui import actions
 from agent_tui import events as ev
-from agent_tui.agent.front import UserInput, submit
+from agent_tui.agent.front import UserInput, startup_notices, submit
 from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
 from agent_tui.sessions.resume import SessionStart
@@ -220,13 +220,7 @@ class AgentApp(App[int]):
                 f"This folder's .agentrc sets {format_keys(config.ignored_untrusted)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
-        notices.extend(self.agent.deps.commands.notices)  # prompt files, participants skipped
-        mcp = self.agent.deps.mcp
-        if mcp is not None:
-            notices.extend(mcp.notices)
-        sandbox = self.agent.deps.sandbox
-        if sandbox is not None and sandbox.notice():
-            notices.append(sandbox.notice())  # wanted, but it cannot run here: commands ask
+        notices.extend(startup_notices(self.agent))
         from agent_tui.state_files import take_notices
 
         notices.extend(take_notices())  # damaged state files moved aside
