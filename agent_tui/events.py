@@ -12,7 +12,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from agent_tui.actions import UiAction
 from agent_tui.approvals.types import Decision, Verdict
+from agent_tui.mcp.types import PromptArg
 from agent_tui.providers.base import Usage
 from agent_tui.tools.base import Prepared, ToolResult
 
@@ -223,8 +225,51 @@ class CommandHandled(Event):
     type: ClassVar[str] = "command_handled"
     command: str
     message: str = ""
-    action: str | None = None
+    action: UiAction | None = None
     data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        # The action by name, its fields in ``data`` (as when actions were strings).
+        action = self.action
+        data = {**(action.data() if action is not None else {}), **self.data}
+        return {
+            "type": self.type,
+            "command": self.command,
+            "message": self.message,
+            "action": action.name if action is not None else None,
+            "data": to_jsonable(data),
+        }
+
+
+@dataclass(frozen=True)
+class PromptArgumentsRequested(Event):
+    """A command (an MCP prompt) lacks required arguments: resolve ``values`` with
+    ``{name: value}`` to run it with them, or None to give up (the command's error is shown)."""
+
+    type: ClassVar[str] = "prompt_arguments_requested"
+    command: str
+    missing: tuple[PromptArg, ...]
+    values: asyncio.Future[dict[str, Any] | None] = field(
+        default_factory=asyncio.Future, compare=False
+    )
+
+
+@dataclass(frozen=True)
+class UserShellStarted(Event):
+    """A ``!command`` the user typed started (the app draws its card)."""
+
+    type: ClassVar[str] = "user_shell_started"
+    command: str
+
+
+@dataclass(frozen=True)
+class UserShellFinished(Event):
+    """The ``!command`` ended; its output goes with the next prompt."""
+
+    type: ClassVar[str] = "user_shell_finished"
+    command: str
+    status: str
+    output: str
 
 
 @dataclass(frozen=True)

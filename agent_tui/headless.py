@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import shown_name
+from agent_tui.agent.front import UserInput, submit
 from agent_tui.agent.loop import Agent
 from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.compaction.run import compaction_note
@@ -229,7 +230,8 @@ async def run_turn(
     # The session is written as the turn runs (the Agent's recorder); json gives its id so a
     # script can chain runs with --resume ID.
     session_id = agent.recorder.session_id if agent.recorder is not None else ""
-    async for event in agent.run(compose_prompt(prompt, opts.stdin_text), opts.images):
+    request = UserInput(compose_prompt(prompt, opts.stdin_text), opts.images)
+    async for event in submit(agent, request):  # the front door, as the app's
         # A sub-agent's question is answered like the agent's own (the sub-run awaits it).
         asked = event.inner if isinstance(event, ev.SubagentEvent) else event
         if isinstance(asked, ev.ApprovalRequested):

@@ -57,6 +57,9 @@ from agent_tui.tools.registry import ToolRegistry
 if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
     from agent_tui.agent.turn import TurnPlan
+    from agent_tui.checkpoints.recorder import Checkpoints
+    from agent_tui.mcp.manager import McpManager
+    from agent_tui.sandbox.runtime import Sandbox
     from agent_tui.sessions.writer import SessionRecorder
 
 logger = logging.getLogger(__name__)
@@ -77,9 +80,9 @@ class AgentDeps:
     commands: CommandRegistry
     participants: ParticipantRegistry
     references: ReferenceRegistry = field(default_factory=builtin_reference_registry)
-    mcp: Any = None  # agent_tui.mcp.manager.McpManager, or None when no server is configured
-    checkpoints: Any = None  # agent_tui.checkpoints.Checkpoints: file snapshots for /undo, /rewind
-    sandbox: Any = None  # agent_tui.sandbox.runtime.Sandbox: where commands run (None: as they are)
+    mcp: McpManager | None = None  # None when no server is configured
+    checkpoints: Checkpoints | None = None  # file snapshots for /undo, /rewind (None: off)
+    sandbox: Sandbox | None = None  # where commands run (None: as they are)
 
 
 @dataclass
@@ -201,7 +204,9 @@ class Agent:
         if old is not provider:
             await old.aclose()
 
-    async def run(self, text: str, images: Sequence[ImageBlock] = ()) -> AsyncIterator[ev.Event]:
+    async def run(
+        self, text: str, images: Sequence[ImageBlock] = ()
+    ) -> AsyncGenerator[ev.Event, None]:
         """Run one user turn, yielding its events (``images``: ``--image`` files, shown with it).
 
         Cancel the task that iterates this generator to cancel the turn: the conversation is
@@ -233,18 +238,15 @@ class Agent:
     async def _turn(
         self, text: str, images: Sequence[ImageBlock]
     ) -> AsyncGenerator[ev.Event, None]:
-        from agent_tui.agent.turn import plan_turn
+        from agent_tui.agent.turn import plan_events
 
         state = _TurnState(round_limit=self.max_rounds)
-        try:
-            plan = await plan_turn(self, text)
-        except AgentError as exc:
-            yield ev.ErrorEvent(str(exc), exit_code=exc.exit_code)
+        plans: list[TurnPlan] = []
+        async for event in plan_events(self, text, plans):  # the one place commands run
+            yield event
+        if not plans:
             return
-        except Exception as exc:  # a bug in parsing input must not kill the session either
-            logger.exception("planning the turn failed")
-            yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
-            return
+        plan = plans[0]
         if plan.local_result is not None:
             result = plan.local_result
             usage = Usage()

@@ -4,16 +4,22 @@
 the tools to offer and the attached references, or a ``local_result`` when a command is answered
 without the model (/help, /clear ...). Every error a user can fix (unknown ``@name`` or ``/command``,
 a missing ``#file``) is raised here as ``UsageError``, before anything is sent.
+
+This is the one place a slash command runs, for every front end (``Agent.run`` calls
+``plan_events``); a command's missing arguments are asked as a ``PromptArgumentsRequested`` event.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from agent_tui import events as ev
 from agent_tui.agent.instructions import compose_system_prompt, scan_instructions
 from agent_tui.agent.mentions import names_workspace_file, resolve_mentions, shadowed_file_notice
 from agent_tui.agent.references import (
@@ -25,7 +31,7 @@ from agent_tui.agent.references import (
 )
 from agent_tui.agent.user_shell import take_pending
 from agent_tui.commands.registry import CommandRegistry, CommandResult
-from agent_tui.errors import UsageError
+from agent_tui.errors import AgentError, UsageError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
 from agent_tui.tools.base import ToolContext
 from agent_tui.tools.registry import ToolRegistry
@@ -33,7 +39,16 @@ from agent_tui.tools.registry import ToolRegistry
 if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent, AgentDeps
 
-__all__ = ["Reference", "TurnPlan", "TurnCommandContext", "plan_turn", "resolve_tool_names"]
+__all__ = [
+    "Reference",
+    "TurnCommandContext",
+    "TurnPlan",
+    "plan_events",
+    "plan_turn",
+    "resolve_tool_names",
+]
+
+logger = logging.getLogger(__name__)
 
 _PARTICIPANT = re.compile(r"^@([A-Za-z][\w-]*)(?:\s+|$)")
 # "/usr/bin/env is broken" is text, not a command: the name must end at whitespace or the end.
@@ -70,7 +85,7 @@ class TurnPlan:
 class TurnCommandContext:
     """The CommandContext plan_turn hands to command handlers."""
 
-    agent: Any
+    agent: Agent
     interactive: bool = True
 
 
@@ -209,6 +224,8 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         result = await command.handler(
             TurnCommandContext(agent, interactive), rest[match.end() :].strip()
         )
+        if result.action is not None and result.action.app_only and not interactive:
+            raise UsageError(f"/{command_name} works only in the app (run agent-tui without -p)")
         if result.prompt is None:
             return TurnPlan("", "", None, (), participant.name, command_name, local_result=result)
         rest = result.prompt
@@ -259,6 +276,37 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         command=command_name,
         notices=notices,
     )
+
+
+async def plan_events(agent: Agent, text: str, plans: list[TurnPlan]) -> AsyncIterator[ev.Event]:
+    """Plan the turn for ``text``, yielding what the user must see or answer meanwhile.
+
+    The plan is appended to ``plans``; none is when planning failed (an ``ErrorEvent`` says why).
+    A command lacking required arguments (an MCP prompt) is asked about with a
+    ``PromptArgumentsRequested`` event in the app, then run once more with them.
+    """
+    while True:
+        try:
+            plans.append(await plan_turn(agent, text))
+            return
+        except AgentError as exc:
+            from agent_tui.mcp.prompts import MissingPromptArguments, appended_arguments
+
+            values = None
+            if isinstance(exc, MissingPromptArguments) and agent.interactive:
+                future: asyncio.Future[dict[str, Any] | None]
+                future = asyncio.get_running_loop().create_future()
+                yield ev.PromptArgumentsRequested(exc.command, tuple(exc.missing), future)
+                values = await future
+            if not values:
+                yield ev.ErrorEvent(str(exc), exit_code=exc.exit_code)
+                return
+            text = f"{text} {appended_arguments(values)}"
+            yield ev.Notice(f"Running {text.strip()}")
+        except Exception as exc:  # a bug in parsing input must not kill the session either
+            logger.exception("planning the turn failed")
+            yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
+            return
 
 
 def _skills(deps: AgentDeps, tool_names: tuple[str, ...] | None) -> tuple[str, list[str]]:

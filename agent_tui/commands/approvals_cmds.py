@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agent_tui.actions import OpenApprovals, Trust
 from agent_tui.approvals.cli_cmds import describe_reset, format_grants
 from agent_tui.approvals.grants import RESET_SCOPES
 from agent_tui.approvals.trust import set_trusted, trust_answer
@@ -53,7 +54,7 @@ async def approvals(ctx: CommandContext, args: str) -> CommandResult:
     grants = store.grants()
     return CommandResult(
         format_grants(grants, markdown=True) + "\n\nRevoke one with `/approvals revoke ID`.",
-        action="open_approvals" if ctx.interactive else None,
+        action=OpenApprovals() if ctx.interactive else None,
         data={"grants": [g.to_json() for g in grants]},
     )
 
@@ -67,15 +68,13 @@ async def trust(ctx: CommandContext, args: str) -> CommandResult:
         set_trusted(workspace, True, state_dir)
         return CommandResult(
             f"Trusted {workspace}: its .agentrc approval settings and MCP servers now apply.",
-            action="trust",
-            data={"trusted": True, "workspace": str(workspace)},
+            action=Trust(True, str(workspace)),
         )
     if choice in ("off", "no", "false"):
         set_trusted(workspace, False, state_dir)
         return CommandResult(
             f"No longer trusting {workspace}: its .agentrc [tools] and [mcp] are ignored.",
-            action="trust",
-            data={"trusted": False, "workspace": str(workspace)},
+            action=Trust(False, str(workspace)),
         )
     if choice:
         return CommandResult("Usage: `/trust`, `/trust on` or `/trust off`.")

@@ -1,7 +1,7 @@
 """Built-in slash commands: /help /clear /new /model /tools /exit.
 
 They register through ``CommandRegistry.register`` like every other command. Those that act on the
-UI return ``CommandResult(action=...)`` and the TUI carries the action out; /help is answered here,
+UI return ``CommandResult(action=...)`` (``agent_tui.actions``) and the app carries it out; /help is answered here,
 as a Markdown table built from the registries, so the list never drifts from what exists.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_tui import actions
 from agent_tui.commands.registry import (
     CommandContext,
     CommandRegistry,
@@ -86,19 +87,19 @@ async def _help(ctx: CommandContext, args: str) -> CommandResult:
     return CommandResult(message=help_markdown(ctx.agent))
 
 
-def _action(name: str) -> Handler:
+def _action(action: actions.UiAction) -> Handler:
     async def run(ctx: CommandContext, args: str) -> CommandResult:
-        return CommandResult(action=name)
+        return CommandResult(action=action)
 
     return run
 
 
 async def _copy(ctx: CommandContext, args: str) -> CommandResult:
-    return CommandResult(action="copy", data={"args": args})
+    return CommandResult(action=actions.Copy(args))
 
 
 async def _sandbox(ctx: CommandContext, args: str) -> CommandResult:
-    sandbox = getattr(getattr(ctx.agent, "deps", None), "sandbox", None)
+    sandbox = ctx.agent.deps.sandbox
     if sandbox is None:
         return CommandResult(message="No sandbox in this session.")
     # One item per line, so a long deny list wraps at any width instead of running off it.
@@ -108,19 +109,23 @@ async def _sandbox(ctx: CommandContext, args: str) -> CommandResult:
 
 async def _model(ctx: CommandContext, args: str) -> CommandResult:
     # With an alias ("/model fast") the TUI may switch at once; without one it opens the picker.
-    return CommandResult(action="pick_model", data={"model": args} if args else {})
+    return CommandResult(action=actions.PickModel(args))
 
 
 BUILTIN_COMMANDS = (
     SlashCommand("help", "List commands, participants, references and instructions files", _help),
     SlashCommand(
-        "clear", "Clear the conversation (asks first; grants and tools stay)", _action("clear")
+        "clear",
+        "Clear the conversation (asks first; grants and tools stay)",
+        _action(actions.Clear()),
     ),
-    SlashCommand("new", "Start a new conversation (asks first, like /clear)", _action("new")),
+    SlashCommand(
+        "new", "Start a new conversation (asks first, like /clear)", _action(actions.New())
+    ),
     SlashCommand(
         "undo-clear",
         "Bring back the conversation /clear or /new removed",
-        _action("undo_clear"),
+        _action(actions.UndoClear()),
         interactive_only=True,
     ),
     SlashCommand(
@@ -129,19 +134,19 @@ BUILTIN_COMMANDS = (
     SlashCommand(
         "tools",
         "Pick the tools offered to the model",
-        _action("open_tool_picker"),
+        _action(actions.OpenToolPicker()),
         interactive_only=True,
     ),
     SlashCommand(
         "resume",
         "Resume a saved session of this folder (a searchable list)",
-        _action("resume"),
+        _action(actions.Resume()),
         interactive_only=True,
     ),
     SlashCommand(
         "sandbox", "Show where commands run: the sandbox's mode, reads, writes, network", _sandbox
     ),
-    SlashCommand("exit", "Quit agent-tui", _action("exit"), interactive_only=True),
+    SlashCommand("exit", "Quit agent-tui", _action(actions.Exit()), interactive_only=True),
     SlashCommand(
         "copy",
         "Copy the last answer (OSC 52); N copies entry N of `/copy pick`, a list of answers and code",

@@ -7,6 +7,7 @@ since its last write are skipped with a note unless ``/undo force``; ``/rewind``
 
 from __future__ import annotations
 
+from agent_tui import actions
 from agent_tui import events as ev
 from agent_tui.checkpoints.restore import apply_undo, describe, plan_undo
 from agent_tui.checkpoints.targets import checkpoints_of, undo_targets
@@ -33,7 +34,7 @@ async def _undo(ctx: CommandContext, args: str) -> CommandResult:
     if not records:
         return CommandResult(message=NOTHING)
     if ctx.interactive:
-        return CommandResult(action="undo", data={"force": force})
+        return CommandResult(action=actions.Undo(force))
     plan = plan_undo(records, checkpoints.workspace)
     report = apply_undo(plan, overwrite=force)
     return CommandResult(
@@ -44,7 +45,7 @@ async def _undo(ctx: CommandContext, args: str) -> CommandResult:
 async def _rewind(ctx: CommandContext, args: str) -> CommandResult:
     if checkpoints_of(ctx.agent) is None:
         return CommandResult(message=OFF)
-    return CommandResult(action="rewind")
+    return CommandResult(action=actions.Rewind())
 
 
 CHECKPOINT_COMMANDS = (

@@ -2,21 +2,27 @@
 
 Built-ins, prompt files, participant commands and MCP prompts all register through ``register``.
 A handler returns a ``CommandResult``: text to show, a prompt to send to the model, or a UI action
-(the TUI carries out actions such as ``open_tool_picker``; headless refuses UI-only ones).
+(``agent_tui.actions``: the app carries it out; ``-p`` refuses the app-only ones). The turn
+planner (``agent.turn.plan_turn``) is the one place a command runs, for every front end.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agent_tui.actions import UiAction
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
 
 
 class CommandContext(Protocol):
     """What a command handler may use; the TUI and headless runner each provide one."""
 
     @property
-    def agent(self) -> Any: ...  # agent_tui.agent.loop.Agent
+    def agent(self) -> Agent: ...
 
     @property
     def interactive(self) -> bool: ...
@@ -29,9 +35,10 @@ class CommandResult:
     Args:
         message: Markdown to show the user (no model call), e.g. /help's table.
         prompt: text to send to the model as this turn's request (prompt files, /explain ...).
-        action: a UI action name for the TUI ("clear", "new", "exit", "open_tool_picker",
-            "pick_model", "open_approvals", "trust"); headless reports UI-only actions as unavailable.
-        data: extra values for the action.
+        action: what the front end should do (``agent_tui.actions``); ``-p`` refuses the
+            app-only ones.
+        data: extra values: a prompt file's routing (``participant``, ``tools``), what
+            ``/approvals`` and ``/reset-confirmations`` list (stream-json carries them).
         events: work the agent runs as this turn, passing on its events (``/compact`` asks the
             model for a summary); the TUI and headless both run it through ``Agent.run``.
         emitted: events the command caused (e.g. ``CheckpointRestored``), yielded by the turn.
@@ -39,7 +46,7 @@ class CommandResult:
 
     message: str = ""
     prompt: str | None = None
-    action: str | None = None
+    action: UiAction | None = None
     data: dict[str, Any] = field(default_factory=dict)
     events: Callable[[], AsyncIterator[Any]] | None = None
     emitted: tuple[Any, ...] = ()  # agent_tui.events.Event

@@ -6,11 +6,12 @@ kills its background terminals when it exits, so there is never one left to list
 
 from __future__ import annotations
 
+from agent_tui.actions import Terminals
 from agent_tui.commands.registry import CommandContext, CommandResult, SlashCommand
 
 
 async def _terminals(ctx: CommandContext, args: str) -> CommandResult:
-    return CommandResult(action="terminals")
+    return CommandResult(action=Terminals())
 
 
 TERMINALS_COMMAND = SlashCommand(

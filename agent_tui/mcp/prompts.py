@@ -26,6 +26,11 @@ class MissingPromptArguments(UsageError):
         super().__init__(f"/{command} needs: {described}. Give them as name=value.")
 
 
+def appended_arguments(values: dict[str, object]) -> str:
+    """``name=value`` words to append to the command (quoted so spaces survive ``shlex``)."""
+    return " ".join(f"{name}={shlex.quote(str(value))}" for name, value in values.items())
+
+
 def command_name(server: str, prompt: str) -> str:
     """``mcp.<server>.<prompt>``, with anything but letters, digits, ``_``, ``.`` and ``-`` made
     ``_``: a command is one word (``/mcp.my_server.code_review args``), whatever the names hold."""

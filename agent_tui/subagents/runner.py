@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
+from agent_tui.checkpoints.recorder import Checkpoints
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.errors import ApprovalRequired, ToolError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
@@ -25,12 +26,16 @@ if TYPE_CHECKING:
 AGENTS_KEY = "subagents"  # session.extras key: name -> AgentSpec
 
 
-class NestedCheckpoints:
+class NestedCheckpoints(Checkpoints):
     """The parent's checkpoints as a sub-run sees them: its edits are snapshotted into the
     parent's turn (one /undo puts back the whole turn), and it neither starts nor ends a turn,
     which would file the parent's later edits nowhere."""
 
-    def __init__(self, parent: Any) -> None:
+    def __init__(self, parent: Checkpoints) -> None:
+        # The same folder and run: what it lists is the parent's (it records nothing itself).
+        super().__init__(
+            parent.workspace, parent.limits, root=parent.folder.parent, run_id=parent.run_id
+        )
         self.parent = parent
 
     def begin_turn(self, index: int, prompt: str) -> None:

@@ -1,9 +1,10 @@
 """The Textual app (issue 5): status bar, transcript, prompt, footer; one agent turn at a time.
 
-``run_tui(agent)`` is the entry point the CLI calls. The turn runs in an exclusive worker that
-consumes ``Agent.run()``'s events; questions (approvals, round limit) are answered from modal
-screens pushed with ``push_screen_wait`` inside that worker. Esc cancels the worker; the agent
-keeps the conversation valid.
+``run_tui(agent)`` is the entry point the CLI calls. Every input goes through the core's front
+door (``agent.front.submit``) in an exclusive worker that consumes its events; questions
+(approvals, round limit, a command's missing arguments) are answered from modal screens pushed
+with ``push_screen_wait`` inside that worker, and a command's ``actions`` are carried out by type
+(``do_action``). Esc cancels the worker; the agent keeps the conversation valid.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from textual.filter import LineFilter
 from textual.widgets import Footer
 from textual.worker import Worker
 
+from agent_tui import actions
 from agent_tui import events as ev
+from agent_tui.agent.front import UserInput, startup_notices, submit
 from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
 from agent_tui.sessions.resume import SessionStart
@@ -35,7 +38,6 @@ from agent_tui.ui.completion import Completer, list_files
 from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
 from agent_tui.ui.key_guard import KeyHeld
-from agent_tui.ui.local_commands import UiCommandContext, split_command
 from agent_tui.ui.mode_flow import ModeFlow
 from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import put_back, type_into_prompt
@@ -43,8 +45,7 @@ from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.queue_flow import QueuedMessages, QueueFlow
 from agent_tui.ui.quit_flow import QuitFlow
 from agent_tui.ui.rewind_flow import RewindFlow
-from agent_tui.ui.shell_command import ShellCard, shell_command
-from agent_tui.ui.shell_command import run_into as run_shell_into
+from agent_tui.ui.shell_command import ShellCard
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessage
 from agent_tui.ui.widgets.plan_offer import PlanOffer
@@ -219,13 +220,7 @@ class AgentApp(App[int]):
                 f"This folder's .agentrc sets {format_keys(config.ignored_untrusted)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
-        notices.extend(self.agent.deps.commands.notices)  # prompt files, participants skipped
-        mcp = self.agent.deps.mcp
-        if mcp is not None:
-            notices.extend(mcp.notices)
-        sandbox = self.agent.deps.sandbox
-        if sandbox is not None and sandbox.notice():
-            notices.append(sandbox.notice())  # wanted, but it cannot run here: commands ask
+        notices.extend(startup_notices(self.agent))
         from agent_tui.state_files import take_notices
 
         notices.extend(take_notices())  # damaged state files moved aside
@@ -331,73 +326,34 @@ class AgentApp(App[int]):
         await self.submit(text)
 
     async def submit(self, text: str) -> None:
-        """Show ``text`` and run it: ``!command``, a local slash command, or a turn of the agent."""
-        if (shell := shell_command(text)) is not None:
-            self.turn_worker = self.run_shell(shell)
+        """Show ``text`` and send it through the core's front door: ``!command``, a slash
+        command or a prompt (the core tells them apart and runs each once)."""
+        request = UserInput(text)
+        if request.shell_command is not None and self.agent.interactive:
+            self.turn_worker = self.run_shell(request)
             return
         self.rewind_flow.before_prompt()
         await self.transcript.add(UserMessage(text))
-        parsed = split_command(text)
-        command = self.agent.deps.commands.get(parsed[0]) if parsed else None
-        if parsed and command is not None:
-            self.turn_worker = self.run_command(command, parsed[1], text)
-        else:
-            images = self.query_one(Composer).image_chips.take()  # pasted image paths
-            if images:
-                names = ", ".join(i.name for i in images)
-                await self.transcript.add(Note(f"🖼 attached: {names}"))
-            self.turn_worker = self.run_turn(text, images)
+        images = self.query_one(Composer).image_chips.take()  # pasted image paths
+        if images:
+            names = ", ".join(i.name for i in images)
+            await self.transcript.add(Note(f"🖼 attached: {names}"))
+        self.turn_worker = self.run_turn(text, images)
 
     @work(exclusive=True, group="turn")
-    async def run_shell(self, command: str) -> None:
-        from agent_tui.tools.base import ToolContext
-
-        card = ShellCard(command)
-        await self.transcript.add(card)
-        deps = self.agent.deps
-        context = ToolContext(deps.workspace, deps.session, deps.config, sandbox=deps.sandbox)
-        await run_shell_into(card, context)
-
-    @work(exclusive=True, group="turn")
-    async def run_command(self, command: Any, args: str, text: str) -> None:
-        from agent_tui.errors import AgentError
-
-        while True:
-            try:
-                result = await command.handler(UiCommandContext(self.agent), args)
-                self.agent.record()  # a command may have changed the conversation: save it now
-                break
-            except AgentError as exc:
-                extra = await self._ask_missing_arguments(exc)
-                if not extra:
-                    await self.transcript.add(Note(f"/{command.name}: {exc}", "error"))
-                    return
-                args, text = f"{args} {extra}".strip(), f"{text} {extra}"
-                await self.transcript.add(Note(f"Running {text}"))
-        if result.prompt is not None or result.events is not None:
-            # A prompt command: the agent's turn planner runs it again and applies its routing
-            # (participant, tool subset) that sending result.prompt alone would lose. A command
-            # that works through the model (/compact) runs as a turn too, drawn by TurnView.
-            await self._run_turn(text)
-            return
-        if result.action:
-            await self.do_action(result.action, result.data)
-        if result.message and result.action != "open_approvals":  # the screen shows the table
-            await self.transcript.add(MarkdownNote(result.message))
-
-    async def _ask_missing_arguments(self, error: Exception) -> str:
-        """For an MCP prompt command missing required arguments: ask, return ``name=value``s."""
-        from agent_tui.mcp.prompts import MissingPromptArguments
-
-        if not isinstance(error, MissingPromptArguments):
-            return ""
-        from agent_tui.ui.screens.prompt_args import appended_arguments, prompt_arguments_screen
-
-        screen = prompt_arguments_screen(error, self.agent.deps.mcp)
-        answer = await self.push_screen_wait(screen)
-        if answer.action != "accept" or not answer.content:
-            return ""
-        return appended_arguments(answer.content)
+    async def run_shell(self, request: UserInput) -> None:
+        card: ShellCard | None = None
+        try:
+            async for event in submit(self.agent, request):
+                if isinstance(event, ev.UserShellStarted):
+                    card = ShellCard(event.command)
+                    await self.transcript.add(card)
+                elif isinstance(event, ev.UserShellFinished) and card is not None:
+                    card.finished(event.status, event.output)
+        except asyncio.CancelledError:  # Esc: the command's processes are gone, nothing is sent
+            if card is not None:
+                card.finished("cancelled (not sent)", card.output)
+            raise
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, text: str, images: tuple[Any, ...] = ()) -> None:
@@ -409,7 +365,7 @@ class AgentApp(App[int]):
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
         said = self.agent.conversation.checkpoint()
-        turn_events = self.agent.run(text, images)
+        turn_events = submit(self.agent, UserInput(text, tuple(images)))
         try:
             async for event in turn_events:
                 # A sub-agent's questions are asked like the agent's own (the sub-run awaits them).
@@ -425,6 +381,10 @@ class AgentApp(App[int]):
                     proceed = await self.push_screen_wait(RoundLimitScreen(asked.rounds))
                     if not asked.proceed.done():
                         asked.proceed.set_result(bool(proceed))
+                elif isinstance(event, ev.PromptArgumentsRequested):
+                    await self._ask_prompt_arguments(event)
+                elif isinstance(event, ev.CommandHandled):
+                    await self._command_handled(event)
                 else:
                     await view.handle(event)
             await self._show_state_notices()  # approvals.json etc. moved aside during the turn
@@ -438,8 +398,9 @@ class AgentApp(App[int]):
             await turn_events.aclose()
             if not self.tearing_down:
                 # Compared whole, not by length: a compaction changes the length too.
-                if self.agent.conversation.messages == said and not view.local:
-                    # the agent undid the turn
+                if view.local:  # a command answered here (/help, /clear, /compact): no prompt
+                    pass
+                elif self.agent.conversation.messages == said:  # the agent undid the turn
                     self._mark_unanswered()
                 else:
                     self.rewind_flow.turn_kept(self.agent.last_prompt_index)
@@ -447,6 +408,24 @@ class AgentApp(App[int]):
                 self.mode_flow.turn_finished(view.finished)
                 notify_if_away(self, turn_end_message(self.agent.conversation))
                 self.title = APP_TITLE
+
+    async def _ask_prompt_arguments(self, event: ev.PromptArgumentsRequested) -> None:
+        """A command's missing arguments: ask in a form; the core runs it again with them."""
+        from agent_tui.ui.screens.prompt_args import prompt_arguments_screen
+
+        screen = prompt_arguments_screen(event.command, event.missing, self.agent.deps.mcp)
+        answer = await self.push_screen_wait(screen)
+        values = answer.content if answer.action == "accept" and answer.content else None
+        if not event.values.done():
+            event.values.set_result(values)
+
+    async def _command_handled(self, event: ev.CommandHandled) -> None:
+        """A command the core ran: carry out its action, show its message."""
+        if event.action is not None:
+            await self.do_action(event.action)
+        # /approvals' screen shows the table the message holds.
+        if event.message and not isinstance(event.action, actions.OpenApprovals):
+            await self.transcript.add(MarkdownNote(event.message))
 
     def _mark_unanswered(self) -> None:
         shown = self.transcript.query(UserMessage)
@@ -533,41 +512,41 @@ class AgentApp(App[int]):
 
     # ---- UI actions (from commands and keys) ---------------------------------------------
 
-    async def do_action(self, action: str, data: dict[str, Any]) -> None:
-        """Carry out a ``CommandResult.action``."""
-        if action in ("clear", "new"):
-            await self.clear_flow.clear()
-        elif action == "undo_clear":
-            await self.clear_flow.undo()
-        elif action == "undo":
-            await self.rewind_flow.undo(bool(data.get("force")))
-        elif action == "rewind":
-            await self.rewind_flow.rewind()
-        elif action == "exit":
-            self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
-        elif action == "resume":
-            await resume_flow.pick(self)
-        elif action == "open_tool_picker":
-            self.action_tools()
-        elif action == "help":
-            self.action_help()
-        elif action == "pick_model":
-            await self._pick_model(str(data.get("model") or ""))
-        elif action == "trust":
-            await self.apply_trust(bool(data.get("trusted")))
-        elif action == "copy":
-            from agent_tui.ui import copy_flow
+    async def do_action(self, action: actions.UiAction) -> None:
+        """Carry out what a command asked for (``agent_tui.actions``)."""
+        match action:
+            case actions.Clear() | actions.New():
+                await self.clear_flow.clear()
+            case actions.UndoClear():
+                await self.clear_flow.undo()
+            case actions.Undo(force=force):
+                await self.rewind_flow.undo(force)
+            case actions.Rewind():
+                await self.rewind_flow.rewind()
+            case actions.Exit():
+                self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
+            case actions.Resume():
+                await resume_flow.pick(self)
+            case actions.OpenToolPicker():
+                self.action_tools()
+            case actions.PickModel(model=alias):
+                await self._pick_model(alias)
+            case actions.Trust(trusted=trusted):
+                await self.apply_trust(trusted)
+            case actions.Copy(args=args):
+                from agent_tui.ui import copy_flow
 
-            await self.transcript.add(Note(await copy_flow.copy(self, str(data.get("args", "")))))
-        elif action == "terminals":
-            from agent_tui.tools.terminal_manager import terminal_manager
-            from agent_tui.ui.screens.terminals import TerminalsScreen
+                await self.transcript.add(Note(await copy_flow.copy(self, args)))
+            case actions.Terminals():
+                from agent_tui.tools.terminal_manager import terminal_manager
+                from agent_tui.ui.screens.terminals import TerminalsScreen
 
-            self.push_screen(TerminalsScreen(terminal_manager(self.agent.deps.session), self.clock))
-        elif action == "open_approvals":
-            from agent_tui.ui.screens.approvals import ApprovalsScreen
+                terminals = terminal_manager(self.agent.deps.session)
+                self.push_screen(TerminalsScreen(terminals, self.clock))
+            case actions.OpenApprovals():
+                from agent_tui.ui.screens.approvals import ApprovalsScreen
 
-            self.push_screen(ApprovalsScreen(self.agent.deps.approvals.grants))
+                self.push_screen(ApprovalsScreen(self.agent.deps.approvals.grants))
         self.agent.record()  # /clear, /undo-clear...: the session file follows at once
 
     def action_tools(self) -> None:

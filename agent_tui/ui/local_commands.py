@@ -1,39 +1,10 @@
-"""Slash commands the app runs itself (handler + UI action) instead of sending them to the model.
+"""Reading a slash command's name off the prompt (completion, tests).
 
-The app looks a ``/name args`` input up in ``agent.deps.commands``; when the command exists, the
-app awaits its handler and carries out ``CommandResult.action``; ``message`` becomes a note and
-``prompt`` is sent to the model as the turn's text.
+Commands run in the core (``agent.turn.plan_turn``, reached through ``agent.front.submit``); what
+one asks the app to do comes back as an ``agent_tui.actions`` dataclass in ``CommandHandled``.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
-
-UI_ACTIONS = frozenset(
-    {
-        "clear",
-        "new",
-        "undo_clear",
-        "exit",
-        "open_tool_picker",
-        "pick_model",
-        "open_approvals",
-        "trust",
-        "help",
-        "undo",
-        "rewind",
-        "terminals",
-    }
-)
-
-
-@dataclass(frozen=True)
-class UiCommandContext:
-    """The ``CommandContext`` the TUI gives handlers."""
-
-    agent: Any
-    interactive: bool = True
 
 
 def split_command(text: str) -> tuple[str, str] | None:

@@ -1,33 +1,20 @@
-"""``!command`` in the prompt: run it now, show it as a card, send its output with the next prompt.
+"""``!command`` in the prompt: the card that shows it (its output goes with the next prompt).
 
-The core part (running it under the terminal tool's environment policy and queueing the result)
-is ``agent.user_shell``; this module only draws it.
+The core runs it (``agent.front.submit`` -> ``agent.user_shell``: the terminal tool's environment
+policy, the result queued for the next prompt); this module only draws its events.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
-from agent_tui.agent.user_shell import UserCommandResult, run_user_command
-from agent_tui.errors import ToolError
 from agent_tui.text_safety import visible
-from agent_tui.tools.base import ToolContext
 
-PREFIX = "!"
 SHOWN_LINES = 40  # the card shows the end; the model gets the capped whole
-
-
-def shell_command(text: str) -> str | None:
-    """The command in ``!command`` input, or None when the input is not one."""
-    if not text.startswith(PREFIX):
-        return None
-    command = text[len(PREFIX) :].strip()
-    return command or None
 
 
 class ShellCard(Static):
@@ -42,8 +29,8 @@ class ShellCard(Static):
         self.command, self.status, self.output = command, status, output
         self._draw()
 
-    def finished(self, result: UserCommandResult) -> None:
-        self.status, self.output = result.status, result.output
+    def finished(self, status: str, output: str) -> None:
+        self.status, self.output = status, output
         self._draw()
 
     def _draw(self) -> None:
@@ -59,14 +46,3 @@ class ShellCard(Static):
     def record(self) -> Callable[[], Widget]:
         command, status, output = self.command, self.status, self.output
         return lambda: ShellCard(command, status, output)
-
-
-async def run_into(card: ShellCard, ctx: ToolContext) -> None:
-    """Run the card's command and draw its result (a shell that cannot start shows why)."""
-    try:
-        card.finished(await run_user_command(ctx, card.command))
-    except asyncio.CancelledError:  # Esc: the command's processes are gone, nothing is sent
-        card.finished(UserCommandResult(card.command, "cancelled (not sent)", card.output))
-        raise
-    except ToolError as exc:
-        card.finished(UserCommandResult(card.command, f"not run: {exc}", ""))

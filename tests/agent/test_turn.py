@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_tui.actions import Clear
 from agent_tui.agent.turn import plan_turn, resolve_tool_names
 from agent_tui.errors import UsageError
 from tests.participants.agent_double import (
@@ -106,7 +107,7 @@ async def test_local_commands_return_their_result_without_a_prompt(agent: AgentD
     cleared = await plan_turn(agent, "/clear")
     helped = await plan_turn(agent, "/help")
 
-    assert cleared.local_result is not None and cleared.local_result.action == "clear"
+    assert cleared.local_result is not None and cleared.local_result.action == Clear()
     assert cleared.command == "clear"
     assert helped.local_result is not None
     assert "| `/help` |" in helped.local_result.message
@@ -115,7 +116,7 @@ async def test_local_commands_return_their_result_without_a_prompt(agent: AgentD
 async def test_global_commands_work_after_a_participant(agent: AgentDouble) -> None:
     plan = await plan_turn(agent, "@workspace /clear")
 
-    assert plan.local_result is not None and plan.local_result.action == "clear"
+    assert plan.local_result is not None and plan.local_result.action == Clear()
 
 
 async def test_terminal_explain_attaches_the_last_command(agent: AgentDouble) -> None:

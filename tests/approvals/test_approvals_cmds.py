@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from agent_tui.actions import OpenApprovals, Trust
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.approvals.trust import is_trusted
 from agent_tui.approvals.types import Scope
@@ -74,7 +75,7 @@ async def test_approvals_lists_and_revokes(registry: CommandRegistry, ctx: _Cont
     assert "No approval `9`" in (await _run(registry, ctx, "approvals", "revoke 9")).message
     assert "Usage" in (await _run(registry, ctx, "approvals", "revoke")).message
     ctx.interactive = True
-    assert (await _run(registry, ctx, "approvals")).action == "open_approvals"
+    assert (await _run(registry, ctx, "approvals")).action == OpenApprovals()
 
 
 async def test_reset_confirmations(registry: CommandRegistry, ctx: _Context) -> None:
@@ -109,8 +110,8 @@ async def test_trust(registry: CommandRegistry, ctx: _Context, state: Path) -> N
     status = await _run(registry, ctx, "trust")
     assert "never asked" in status.message
     on = await _run(registry, ctx, "trust", "on")
-    assert on.action == "trust" and on.data["trusted"] is True
+    assert on.action == Trust(True, str(workspace))
     assert is_trusted(workspace, state)
     off = await _run(registry, ctx, "trust", "off")
-    assert off.data["trusted"] is False and not is_trusted(workspace, state)
+    assert off.action == Trust(False, str(workspace)) and not is_trusted(workspace, state)
     assert "Usage" in (await _run(registry, ctx, "trust", "maybe")).message

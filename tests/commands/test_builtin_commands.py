@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from agent_tui import actions
 from agent_tui.agent.turn import plan_turn
 from agent_tui.commands.builtin import BUILTIN_COMMANDS
 from agent_tui.commands.registry import CommandResult, SlashCommand
+from agent_tui.errors import UsageError
 from tests.participants.agent_double import AgentDouble, isolated_workspace, make_agent
 
 
@@ -23,22 +25,22 @@ def agent(workspace: Path) -> AgentDouble:
 
 
 @pytest.mark.parametrize(
-    ("text", "action", "data"),
+    ("text", "action"),
     [
-        ("/clear", "clear", {}),
-        ("/new", "new", {}),
-        ("/exit", "exit", {}),
-        ("/tools", "open_tool_picker", {}),
-        ("/model", "pick_model", {}),
-        ("/model fast", "pick_model", {"model": "fast"}),
+        ("/clear", actions.Clear()),
+        ("/new", actions.New()),
+        ("/exit", actions.Exit()),
+        ("/tools", actions.OpenToolPicker()),
+        ("/model", actions.PickModel()),
+        ("/model fast", actions.PickModel("fast")),
     ],
 )
 async def test_ui_commands_return_their_action(
-    agent: AgentDouble, text: str, action: str, data: dict[str, str]
+    agent: AgentDouble, text: str, action: actions.UiAction
 ) -> None:
     plan = await plan_turn(agent, text)
 
-    assert plan.local_result == CommandResult(action=action, data=data)
+    assert plan.local_result == CommandResult(action=action)
     assert plan.text == ""
 
 
@@ -86,3 +88,12 @@ async def test_help_says_when_no_instructions_file_was_found(agent: AgentDouble)
 
     assert plan.local_result is not None
     assert "None found at the workspace root (looked for AGENTS.md" in plan.local_result.message
+
+
+@pytest.mark.parametrize("text", ["/clear", "/new", "/model fast", "/tools", "/copy", "/exit"])
+async def test_app_only_actions_are_refused_under_p(agent: AgentDouble, text: str) -> None:
+    # Before, /clear /new /model under -p did nothing and exited 0; now they say why (exit 2).
+    agent.interactive = False  # type: ignore[attr-defined]
+
+    with pytest.raises(UsageError, match="works only in the app"):
+        await plan_turn(agent, text)

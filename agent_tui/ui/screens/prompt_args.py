@@ -1,19 +1,18 @@
 """Asking for an MCP prompt command's missing required arguments (issue 7 §4).
 
-``/mcp.<server>.<prompt>`` without a required argument raises ``MissingPromptArguments``; the app
-shows the missing ones in the elicitation form (with the server's ``completion/complete``
-suggestions inline, accepted with →) and re-runs the command with ``name=value`` appended.
+``/mcp.<server>.<prompt>`` without a required argument makes the core ask with a
+``PromptArgumentsRequested`` event; the app shows the missing ones in the elicitation form (with
+the server's ``completion/complete`` suggestions inline, accepted with →) and answers with their
+values, which the core appends as ``name=value`` and runs the command with.
 """
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from textual.suggester import Suggester
 
-from agent_tui.mcp.prompts import MissingPromptArguments
 from agent_tui.mcp.types import PromptArg
 from agent_tui.ui.screens.elicit import ElicitScreen
 from agent_tui.ui.widgets.elicit_fields import FieldSpec
@@ -35,7 +34,11 @@ class CompletionSuggester(Suggester):
         return next((o for o in options if o.startswith(value) and o != value), None)
 
 
-def argument_fields(missing: list[PromptArg]) -> list[FieldSpec]:
+if TYPE_CHECKING:
+    from agent_tui.mcp.manager import McpManager
+
+
+def argument_fields(missing: Sequence[PromptArg]) -> list[FieldSpec]:
     """One required text field per missing argument."""
     return [
         FieldSpec(arg.name, "string", arg.name, arg.description, True, None, (), {})
@@ -43,33 +46,31 @@ def argument_fields(missing: list[PromptArg]) -> list[FieldSpec]:
     ]
 
 
-def appended_arguments(values: dict[str, Any]) -> str:
-    """``name=value`` words to append to the command (quoted so spaces survive ``shlex``)."""
-    return " ".join(f"{name}={shlex.quote(str(value))}" for name, value in values.items())
-
-
-def prompt_arguments_screen(error: MissingPromptArguments, manager: Any) -> ElicitScreen:
-    """The form for ``error.missing`` of the command ``error.command``.
+def prompt_arguments_screen(
+    command: str, missing: Sequence[PromptArg], manager: McpManager | None
+) -> ElicitScreen:
+    """The form for the arguments ``missing`` of the command ``command``.
 
     Args:
-        error: what the command raised.
+        command: the command's name (``mcp.<server>.<prompt>``).
+        missing: the required arguments it was not given.
         manager: the session's McpManager (for suggestions), or None.
     """
     from agent_tui.commands.mcp_cmds import complete_prompt_argument
 
     suggesters: dict[str, Suggester] = {}
     if manager is not None:
-        for arg in error.missing:
+        for arg in missing:
 
             async def complete(value: str, name: str = arg.name) -> list[str]:
-                return await complete_prompt_argument(manager, error.command, name, value)
+                return await complete_prompt_argument(manager, command, name, value)
 
             suggesters[arg.name] = CompletionSuggester(complete)
-    server = error.command.split(".")[1] if error.command.count(".") >= 2 else ""
+    server = command.split(".")[1] if command.count(".") >= 2 else ""
     return ElicitScreen(
         server,
-        f"/{error.command} needs these arguments:",
-        argument_fields(error.missing),
-        title=f"Arguments for /{error.command}",
+        f"/{command} needs these arguments:",
+        argument_fields(missing),
+        title=f"Arguments for /{command}",
         suggesters=suggesters,
     )
