@@ -62,6 +62,7 @@ async def test_a_blocked_domain_asked_and_allowed_for_the_session_is_reached_aga
             assert "network: 127.0.0.1 not allowed" in str(dialog.query_one("#why").render())
             await pilot.press("s")
             await wait_idle(pilot)
+        await agent.aclose()  # the sandbox's network namespace and proxy go with the session
     results = tool_results(fake_llm.requests[-1])
     assert "Ran again with 127.0.0.1 allowed" in results["c1"]
     assert '"through the proxy"' in results["c1"] and '"through the proxy"' in results["c2"]
@@ -93,6 +94,7 @@ async def test_a_write_outside_asked_and_allowed_always_runs_outside_next_time(
         )
         await pilot.press("a")
         await wait_idle(pilot)
+    await agent.aclose()
     # Once blocked, then run outside; the second call matched the stored grant and ran outside.
     assert target.read_text() == "line\nline\n"
     stored = json.loads((tmp_path / "state" / "approvals.json").read_text())["grants"]
