@@ -2,7 +2,7 @@
 
 Building each request walks the whole conversation (token estimates, wire forms). The blocks of a
 conversation are frozen and mostly old, so what is derived from them can be kept, making a
-request's cost follow what is new rather than the length of the history (issue 13 item 9).
+request's cost follow what is new rather than the length of the history.
 
 Conversation blocks cannot be dict keys (a ``ToolUseBlock`` holds a dict, so it has no hash), so
 entries are keyed by ``id()`` and hold a weak reference whose callback removes the entry when the

@@ -1,4 +1,4 @@
-"""Counted nouns for messages: ``plural(1, "line")`` is "1 line", never "1 lines" (issue 11 §10)."""
+"""Counted nouns for messages: ``plural(1, "line")`` is "1 line", never "1 lines"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading a file the app opens on its own: regular files only, never more than a cap (issue 22).
+"""Reading a file the app opens on its own: regular files only, never more than a cap.
 
 A ``#file:`` reference, an ``@path`` mention, ``--image``, an instructions file, a skill, a config
 file or a session may name a FIFO, a socket, a device or a symlink to one. Reading a FIFO blocks

@@ -1,4 +1,4 @@
-"""Large arguments of tool calls that already ran are left out of later requests (issue 22 item 7).
+"""Large arguments of tool calls that already ran are left out of later requests.
 
 A 900 KB ``create_file`` was written, and then every later request carried those 900 KB again in
 the call, until one needed "about 285,271 tokens" and the conversation could not go on: the

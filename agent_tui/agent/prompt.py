@@ -1,4 +1,4 @@
-"""Build each request within the model's context window, by priority (issue 6, after prompt-tsx).
+"""Build each request within the model's context window, by priority.
 
 Priority, highest first: the system prompt (base instructions), the current request (and the rounds
 of this turn so far), the last two turns, the attached references, older history. While the estimate

@@ -1,4 +1,4 @@
-"""Tool outputs that a request leaves out are let go from memory too (issue 13 item 9).
+"""Tool outputs that a request leaves out are let go from memory too.
 
 ``agent/prompt.py`` keeps each request within the context window: it drops older turns whole and
 elides the oldest tool outputs of the current turn. The conversation used to keep those outputs

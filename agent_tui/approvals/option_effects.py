@@ -1,4 +1,4 @@
-"""Options and words that make a command write files or run programs (issue 10, item 4).
+"""Options and words that make a command write files or run programs.
 
 A rule for ``git log`` is meant for reading history, yet ``git log --output=~/.bashrc`` writes a
 file and ``git -c core.pager='rm -rf ~' log`` runs a program. Such a word counts like a redirection:

@@ -18,7 +18,7 @@ bash evaluates again where we cannot follow: an array subscript holding an expan
 ``a[…]`` as arithmetic, running what is inside even from single quotes) and ``${x@P}``.
 
 Why bashlex and not tree-sitter-bash (tree-sitter 0.26.1 + tree-sitter-bash 0.25.1 wheels install
-here; measured with a prototype splitter sharing this module's unwrapping, issue 10 item 4): on 300
+here; measured with a prototype splitter sharing this module's unwrapping): on 300
 lines of the bash-oracle strategy (tests/approvals/test_shell_oracle.py, seed 1234) neither missed a
 command bash ran, and on this package's split tests the prototype differed only where it parses
 more or lacked unwrapping code not yet ported. tree-sitter parses ``case``, ``select``, ``[[ … ]]``,

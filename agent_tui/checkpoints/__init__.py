@@ -1,4 +1,4 @@
-"""Checkpoints and rewind (issue 12 §4): undo a turn's file changes, rewind the conversation.
+"""Checkpoints and rewind: undo a turn's file changes, rewind the conversation.
 
 - ``store``: the records on disk (state dir, never the workspace), bounded in size.
 - ``recorder``: :class:`Checkpoints`, which the agent loop feeds as tools run.

@@ -1,4 +1,4 @@
-"""Recording a turn's checkpoint as its tools run (issue 12 §4).
+"""Recording a turn's checkpoint as its tools run.
 
 The agent loop calls :meth:`Checkpoints.begin_turn` when a turn's prompt joins the conversation,
 and :meth:`Checkpoints.around_call` wraps every tool call that may change files:

@@ -31,7 +31,7 @@ def _commands_table(commands: list[SlashCommand], prefix: str = "") -> list[str]
     return rows
 
 
-# The app's editing keys (issue 17); README "The app" lists the same.
+# The app's editing keys; README "The app" lists the same.
 INPUT_HELP = (
     "| `!command` | runs a shell command yourself (no model, no approval); its output goes "
     "with your next prompt |",

@@ -1,4 +1,4 @@
-"""/undo and /rewind (issue 12 §4): put back the files a turn changed, rewind the conversation.
+"""/undo and /rewind: put back the files a turn changed, rewind the conversation.
 
 In the app both return a UI action (the app asks about files changed by hand, and /rewind opens a
 picker of earlier prompts). Under ``-p``, ``/undo`` works at once: files changed outside the agent

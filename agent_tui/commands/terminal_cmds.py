@@ -1,4 +1,4 @@
-"""``/terminals``: the session's background terminals, to see their state and kill one (issue 17 §3).
+"""``/terminals``: the session's background terminals, to see their state and kill one.
 
 The app opens a list (ui/screens/terminals.py). Headless it is refused like /rewind: a ``-p`` run
 kills its background terminals when it exits, so there is never one left to list.

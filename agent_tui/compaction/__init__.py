@@ -1,4 +1,4 @@
-"""Compaction (issue 12 §3): older turns replaced by a summary the model writes.
+"""Compaction: older turns replaced by a summary the model writes.
 
 - ``boundary``: where a cut may land (never between a call and its result);
 - ``transcript``: the older part as fenced text for the summariser;

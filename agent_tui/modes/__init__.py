@@ -1,4 +1,4 @@
-"""Modes (issue 17): how much the agent may do without asking, switched with Shift+Tab.
+"""Modes: how much the agent may do without asking, switched with Shift+Tab.
 
 ``ask``           every call that changes something asks (unless a rule or grant covers it).
 ``accept-edits``  file edits inside the workspace run without asking for the rest of the session;

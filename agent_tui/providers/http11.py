@@ -1,7 +1,7 @@
 """A small HTTP/1.1 client on asyncio streams, for the one request shape the model APIs need.
 
 Why: importing httpx (with httpcore, h11, anyio, idna and their typing helpers) costs ~45 ms, a
-quarter of ``agent-tui -p hello`` (issue 13 item 7), and every request the providers make is the
+quarter of ``agent-tui -p hello``, and every request the providers make is the
 same: POST a JSON body, read the status and headers, then stream the body. This module does that
 and no more, on the asyncio the app already runs:
 

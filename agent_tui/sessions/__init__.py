@@ -1,4 +1,4 @@
-"""Sessions: every conversation saved as it happens, and resumed (issue 12 §1-2, §5).
+"""Sessions: every conversation saved as it happens, and resumed.
 
 ``store`` says where files live, ``writer`` appends to them, ``loader`` reads them back,
 ``replay`` turns a loaded session into the events that draw its transcript, ``retention`` bounds

@@ -1,4 +1,4 @@
-"""Reading a session back: replay its lines in order (issue 12 §1-2).
+"""Reading a session back: replay its lines in order.
 
 ``message`` lines append, ``rewind`` truncates, ``compaction`` compacts, exactly as the live
 conversation changed; ``event`` lines are decoded back into ``events.py`` objects for drawing the

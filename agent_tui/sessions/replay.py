@@ -1,4 +1,4 @@
-"""The events that draw a saved session's transcript again (issue 12 §2).
+"""The events that draw a saved session's transcript again.
 
 The file holds messages and the events the live turn drew from (tool calls, decisions, results,
 notices, errors); the answer's text was drawn from deltas, which are not saved, so it is given

@@ -1,4 +1,4 @@
-"""Which session a run continues, and attaching it to the agent (issue 12 §2).
+"""Which session a run continues, and attaching it to the agent.
 
 ``--continue`` takes this workspace's latest session, ``--resume ID`` the one named (the app asks
 before resuming another workspace's; headless refuses), ``--resume`` alone opens the picker in the

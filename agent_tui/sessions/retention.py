@@ -1,4 +1,4 @@
-"""Keeping the sessions folder bounded (issue 12 §1): the newest N per workspace, or D days.
+"""Keeping the sessions folder bounded: the newest N per workspace, or D days.
 
 ``[sessions] keep`` (default 200) and ``keep_days`` (default 0: no age limit) come from the user's
 ``~/.agentrc`` only: a cloned repository must not be able to delete the user's history.

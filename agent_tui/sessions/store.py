@@ -1,4 +1,4 @@
-"""Where sessions live: ``<state>/sessions/<workspace-key>/<id>.jsonl`` (issue 12 §1).
+"""Where sessions live: ``<state>/sessions/<workspace-key>/<id>.jsonl``.
 
 One folder per workspace (0700), one append-only file per session (0600). Listing reads each
 file's header line and its modification time; only the picker asks for message counts, which

@@ -1,4 +1,4 @@
-"""Writing a session as it happens: one JSON line per message or event (issue 12 §1).
+"""Writing a session as it happens: one JSON line per message or event.
 
 ``SessionWriter`` appends lines to one file (0600, created with its header on the first line
 written); each line is a single ``write`` on an ``O_APPEND`` descriptor, so a crash loses at most

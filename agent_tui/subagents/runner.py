@@ -1,4 +1,4 @@
-"""Run a custom agent: a fresh conversation with its prompt, tools and model (issue 16 item 3).
+"""Run a custom agent: a fresh conversation with its prompt, tools and model.
 
 The sub-run is an ordinary :class:`Agent` sharing the parent's tools, approval engine, session
 state and checkpoints, so a call that needs approval asks the user exactly like a top-level one.

@@ -1,1 +1,1 @@
-"""The Textual app (issue 5). Importing this package does not import Textual: ``app.run_tui`` does."""
+"""The Textual app. Importing this package does not import Textual: ``app.run_tui`` does."""

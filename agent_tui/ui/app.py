@@ -1,4 +1,4 @@
-"""The Textual app (issue 5): status bar, transcript, prompt, footer; one agent turn at a time.
+"""The Textual app: status bar, transcript, prompt, footer; one agent turn at a time.
 
 ``run_tui(agent)`` is the entry point the CLI calls. Every input goes through the core's front
 door (``agent.front.submit``) in an exclusive worker that consumes its events; questions
@@ -226,7 +226,7 @@ class AgentApp(App[int]):
         notices.extend(take_notices())  # damaged state files moved aside
         return notices
 
-    # ---- workspace trust (issue 4 §5): the flow lives in ui/trust_flow.py ----------------
+    # ---- workspace trust: the flow lives in ui/trust_flow.py ----------------
 
     def _check_trust(self) -> None:
         from agent_tui.ui import trust_flow

@@ -1,4 +1,4 @@
-"""/clear and /new ask before wiping a conversation, and /undo-clear brings it back (issue 11 §10).
+"""/clear and /new ask before wiping a conversation, and /undo-clear brings it back.
 
 Claude Code's /clear neither asks nor offers a way back; one stray Enter then loses an hour's
 context. Here a conversation with messages is cleared only after a yes, and the cleared messages

@@ -1,4 +1,4 @@
-"""The app's slash commands in Ctrl+P's command palette (issue 11 §10).
+"""The app's slash commands in Ctrl+P's command palette.
 
 Fed by the same registry as completion, /help and dispatch, so the palette lists exactly the
 commands that exist (prompt files and MCP prompts included). Choosing one goes through the prompt,

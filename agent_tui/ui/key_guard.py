@@ -1,4 +1,4 @@
-"""Keys typed for the prompt must not answer a question that opens under them (issue 22 §1).
+"""Keys typed for the prompt must not answer a question that opens under them.
 
 A question that grants or runs something on one key (the approval dialog's ``a``, the trust
 question's ``y``, the plan offer's ``1``) can open while the person is typing a message: the next

@@ -1,4 +1,4 @@
-"""Markdown tables wrap their cells instead of cutting them (issue 11 §9).
+"""Markdown tables wrap their cells instead of cutting them.
 
 Both renderers the app uses cut a cell that does not fit with an ellipsis: Rich's Markdown (a
 finished answer) makes its columns ``overflow="ellipsis"``, and Textual's ``Markdown`` widget (a

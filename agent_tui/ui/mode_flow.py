@@ -1,4 +1,4 @@
-"""Modes in the app (issue 17 item 2): Shift+Tab cycles them; a turn in plan mode that ends with
+"""Modes in the app: Shift+Tab cycles them; a turn in plan mode that ends with
 a plan offers to carry it out (``PlanOffer``, in place of the prompt until answered).
 
 Accepting switches to the chosen mode and sends :data:`GO_AHEAD` as an ordinary, visible prompt;

@@ -1,4 +1,4 @@
-"""Typing always reaches the prompt (issue 11 §7).
+"""Typing always reaches the prompt.
 
 A click in the transcript or on a card, or Tab, moves focus off the prompt; keys typed then went
 nowhere. ``type_into_prompt`` (called from the app's key handler, where keys that no widget used

@@ -1,4 +1,4 @@
-"""Type-ahead while a turn runs (issue 17.1): Enter queues the message, shown above the prompt
+"""Type-ahead while a turn runs: Enter queues the message, shown above the prompt
 and sent when the turn ends; Alt+Enter sends it now as steering (``Agent.steer``), which the
 model reads after the current round's tool results. Up on an empty prompt takes the last queued
 message back into the input, to edit it or to clear it away.

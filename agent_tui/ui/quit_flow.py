@@ -1,4 +1,4 @@
-"""Quitting the app (issue 11 §5): Ctrl+C, Ctrl+Q, ``/exit``, at any moment, silently.
+"""Quitting the app: Ctrl+C, Ctrl+Q, ``/exit``, at any moment, silently.
 
 Ctrl+C first clears a non-empty prompt (as in a shell); on an empty one, a second Ctrl+C within
 ``QUIT_WINDOW_S`` quits. Quitting cancels the running turn and *waits* for its worker to finish

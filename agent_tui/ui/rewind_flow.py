@@ -1,4 +1,4 @@
-"""/undo and /rewind in the app (issue 12 §4): ask before overwriting hand edits, pick a prompt,
+"""/undo and /rewind in the app: ask before overwriting hand edits, pick a prompt,
 redraw the transcript to match a rewound conversation and put the prompt back in the input.
 
 The transcript keeps no link from its entries to conversation messages, so the flow notes how many

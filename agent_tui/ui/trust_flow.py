@@ -1,4 +1,4 @@
-"""Workspace trust in the app (issue 4 §5): ask once for a folder whose own settings are gated,
+"""Workspace trust in the app: ask once for a folder whose own settings are gated,
 store the answer, and apply a yes to the running agent (settings, approvals, MCP servers).
 
 Functions of the app rather than methods, to keep ``app.py`` about the chat.

@@ -1,4 +1,4 @@
-"""``/approvals`` (issue 4 §6, issue 5 §6): the grants that apply here, and revoking one.
+"""``/approvals``: the grants that apply here, and revoking one.
 
 Lists this session's grants, this folder's and the "always" ones (``GrantStore.grants()``) with
 scope, tool, pattern and when granted. ``d`` or Delete revokes the highlighted grant at once (a

@@ -1,4 +1,4 @@
-"""An MCP server's elicitation request as a form (issue 7 §6): one widget per schema property.
+"""An MCP server's elicitation request as a form: one widget per schema property.
 
 Strings and numbers are Inputs (checked on submit: type, range, length, format), booleans
 Checkboxes, single-select enums Selects, multi-select enums SelectionLists. Required fields carry

@@ -1,4 +1,4 @@
-"""Asking for an MCP prompt command's missing required arguments (issue 7 §4).
+"""Asking for an MCP prompt command's missing required arguments.
 
 ``/mcp.<server>.<prompt>`` without a required argument makes the core ask with a
 ``PromptArgumentsRequested`` event; the app shows the missing ones in the elicitation form (with

@@ -1,4 +1,4 @@
-"""``/resume`` and ``agent-tui --resume``: pick a saved session of this workspace (issue 12 §2).
+"""``/resume`` and ``agent-tui --resume``: pick a saved session of this workspace.
 
 Each row shows the title (the first prompt), its age and its message count; typing filters the
 rows by title or id. Also the question asked before resuming another workspace's session.

@@ -1,4 +1,4 @@
-"""``/terminals`` (issue 17 §3): the session's background terminals, and killing one.
+"""``/terminals``: the session's background terminals, and killing one.
 
 Lists every terminal of the session's ``TerminalManager`` (commands run with ``is_background``,
 and those a command left running): id, state (running / exited N / killed), how long it ran and

@@ -1,4 +1,4 @@
-"""Asked once per folder (issue 4 §5): trust this workspace's own approval settings and MCP servers?
+"""Asked once per folder: trust this workspace's own approval settings and MCP servers?
 
 Shown at start when the folder's ``.agentrc`` (or ``.vscode/mcp.json`` / ``.mcp.json``) sets
 trust-gated things and the user has never answered for it. Dismisses with True (trust), False

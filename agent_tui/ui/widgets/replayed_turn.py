@@ -1,4 +1,4 @@
-"""An earlier turn of a resumed session, drawn only when the user asks to see it (issue 12 §2).
+"""An earlier turn of a resumed session, drawn only when the user asks to see it.
 
 The transcript keeps it as a record behind its "▲ earlier entries — click to show" bar; mounted, it
 decodes its slice of the session file and draws it with the live turn's ``TurnView``.
