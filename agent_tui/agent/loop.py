@@ -18,6 +18,7 @@ from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget, prompt_tokens
 from agent_tui.agent.call_progress import CallProgress
+from agent_tui.agent.compaction.run import auto_compact
 from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
@@ -30,7 +31,6 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
-from agent_tui.compaction.run import auto_compact
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
@@ -157,7 +157,7 @@ class Agent:
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals, the sandbox's network and the provider's
         connections."""
-        from agent_tui.hooks.turn_hooks import session_ended
+        from agent_tui.agent.turn_hooks import session_ended
 
         await session_ended(self)
         self.window_discovery.cancel()
@@ -194,7 +194,7 @@ class Agent:
         self.model = model
         self.deps.provider = provider
         if self.deps.mcp is not None:
-            from agent_tui.mcp.session import complete_with
+            from agent_tui.mcp.sampling import complete_with
 
             self.deps.mcp.hooks.complete = complete_with(provider, model.name)
             self.deps.mcp.hooks.model_name = model.name
@@ -271,7 +271,7 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
-        from agent_tui.hooks.turn_hooks import prompt_submitted, stop_requested
+        from agent_tui.agent.turn_hooks import prompt_submitted, stop_requested
 
         hooked = await prompt_submitted(self, plan.text)
         for event in hooked.events:
