@@ -24,8 +24,8 @@ def build_agent(
 ) -> Agent:
     """Build a ready Agent. Nothing here talks to the network or imports an SDK."""
     from agent_tui.agent.references import builtin_reference_registry
-    from agent_tui.agent.registries import default_registries
     from agent_tui.providers import make_provider
+    from agent_tui.registries import default_registries
 
     tools = builtin_registry()
     tools.disabled.update(config.raw.get("tools", {}).get("disabled", []))
@@ -83,7 +83,8 @@ def _attach_mcp(deps: AgentDeps, config: Config, model_name: str) -> Any:
     Hooks for elicitation and sampling consent are set by the TUI; headless declines both.
     """
     from agent_tui.agent.references import mcp_reference_kind
-    from agent_tui.mcp.session import complete_with, create_mcp
+    from agent_tui.mcp.sampling import complete_with
+    from agent_tui.mcp.session import create_mcp
 
     complete = complete_with(deps.provider, model_name)
     manager = create_mcp(

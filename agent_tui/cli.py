@@ -317,15 +317,15 @@ def _run(args: argparse.Namespace) -> int:
 
     agent.deps.approvals.modes.set(Mode(args.mode))
     if headless:
+        from agent_tui.agent.resume import attach_headless
         from agent_tui.headless import HeadlessOptions, run_headless
-        from agent_tui.sessions.resume import attach_headless
 
         attach_headless(agent, cont=args.continue_session, resume_id=args.resume)
 
         stdin_text = _piped_stdin()
         opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text, images)
         return run_headless(agent, args.prompt, opts)
-    from agent_tui.sessions.resume import attach_app
+    from agent_tui.agent.resume import attach_app
     from agent_tui.ui.app import run_tui
 
     start = attach_app(agent, cont=args.continue_session, resume_id=args.resume)

@@ -1,4 +1,8 @@
-"""How a running time is said everywhere (status bar, running cards, /terminals, the waiting line)."""
+"""How a running time is said everywhere (status bar, running cards, /terminals, the waiting line).
+
+The waiting line's text lives here, not in ``headless_wait``, because the app's status bar says the
+same words and a widget must not import a front end's module.
+"""
 
 from __future__ import annotations
 
@@ -13,3 +17,9 @@ def elapsed_text(seconds: float) -> str:
         return f"{minutes} min {secs:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def waiting_text(prompt_tokens: int, elapsed_s: float) -> str:
+    """``waiting for the model (prompt ≈1,234 tokens) · 12 s`` (no time in the first second)."""
+    took = f" · {elapsed_text(elapsed_s)}" if elapsed_s >= 1 else ""
+    return f"waiting for the model (prompt ≈{prompt_tokens:,} tokens){took}"

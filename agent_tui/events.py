@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from agent_tui.actions import UiAction
 from agent_tui.approvals.types import Decision, Verdict
-from agent_tui.mcp.types import PromptArg
 from agent_tui.providers.base import Usage
 from agent_tui.tools.base import Prepared, ToolResult
 
@@ -239,6 +238,15 @@ class CommandHandled(Event):
             "action": action.name if action is not None else None,
             "data": to_jsonable(data),
         }
+
+
+@dataclass(frozen=True)
+class PromptArg:
+    """An argument a prompt command takes (an MCP prompt's ``arguments``)."""
+
+    name: str
+    description: str = ""
+    required: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from typing import IO, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import shown_name
+from agent_tui.agent.compaction.run import compaction_note
 from agent_tui.agent.front import UserInput, submit
 from agent_tui.agent.loop import Agent
 from agent_tui.approvals.protected import PROTECTED_NOTE
-from agent_tui.compaction.run import compaction_note
 from agent_tui.config import endpoint_notice
 from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ApprovalRequired

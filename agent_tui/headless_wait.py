@@ -13,16 +13,10 @@ import contextlib
 import time
 from typing import IO
 
-from agent_tui.durations import elapsed_text
+from agent_tui.durations import waiting_text
 
 ERASE = "\r\x1b[2K"  # to the line's start, then clear it
 TICK_S = 1.0
-
-
-def waiting_text(prompt_tokens: int, elapsed_s: float) -> str:
-    """``waiting for the model (prompt ≈1,234 tokens) · 12 s`` (no time in the first second)."""
-    took = f" · {elapsed_text(elapsed_s)}" if elapsed_s >= 1 else ""
-    return f"waiting for the model (prompt ≈{prompt_tokens:,} tokens){took}"
 
 
 class WaitLine:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent_tui.agent.prompt import ELIDED
+from agent_tui.conversation import ELIDED
 from agent_tui.resources import data_dir
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems

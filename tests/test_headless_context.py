@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent_tui.agent.prompt import ELIDED
+from agent_tui.conversation import ELIDED
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
 from tests.helpers import last_json, new_workspace, run_on_api

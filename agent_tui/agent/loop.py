@@ -18,6 +18,7 @@ from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget, prompt_tokens
 from agent_tui.agent.call_progress import CallProgress
+from agent_tui.agent.compaction.run import auto_compact
 from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
@@ -30,7 +31,6 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry
-from agent_tui.compaction.run import auto_compact
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
@@ -51,6 +51,7 @@ from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.plural import plural
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
+from agent_tui.providers.text_tool_calls import TextCallGate
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 
@@ -94,6 +95,27 @@ class _TurnState:
     called_tools: bool = False
     answered: bool = False  # an assistant message of this turn is in the conversation
     round_limit: int = 25
+
+
+@dataclass
+class _Attempt:
+    """How often a round's request was built again."""
+
+    overflow: ContextOverflow | None = None  # the server's "too long", once retried
+    recounts: int = 0  # built again because the server counted it over the budget
+
+
+class _Reply:
+    """What a round's request brought back: filled by ``_query``, read by the later phases."""
+
+    built: BuiltPrompt
+    assembler: RoundAssembler
+    gate: TextCallGate
+    calls: list[RawCall]
+
+    def start(self, built: BuiltPrompt, gate: TextCallGate) -> None:
+        """A new request: a fresh assembler and text-call gate (a retry starts over)."""
+        self.built, self.assembler, self.gate, self.calls = built, RoundAssembler(), gate, []
 
 
 class Agent:
@@ -160,7 +182,7 @@ class Agent:
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals, the sandbox's network and the provider's
         connections."""
-        from agent_tui.hooks.turn_hooks import session_ended
+        from agent_tui.agent.turn_hooks import session_ended
 
         await session_ended(self)
         self.window_discovery.cancel()
@@ -197,7 +219,7 @@ class Agent:
         self.model = model
         self.deps.provider = provider
         if self.deps.mcp is not None:
-            from agent_tui.mcp.session import complete_with
+            from agent_tui.mcp.sampling import complete_with
 
             self.deps.mcp.hooks.complete = complete_with(provider, model.name)
             self.deps.mcp.hooks.model_name = model.name
@@ -273,7 +295,7 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
-        from agent_tui.hooks.turn_hooks import prompt_submitted, stop_requested
+        from agent_tui.agent.turn_hooks import prompt_submitted, stop_requested
 
         hooked = await prompt_submitted(self, plan.text)
         for event in hooked.events:
@@ -356,10 +378,27 @@ class Agent:
         state.round_limit += self.max_rounds  # for this turn only; the next starts afresh
 
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
+        """One round: query the model, keep its answer, execute the calls it made."""
         specs = self.deps.tools.specs(plan.tool_names)
+        reply = _Reply()
+        async for event in self._query(plan, state, specs, reply):
+            yield event
+        async for event in self._keep_answer(state, specs, reply):
+            yield event
+        if reply.calls:
+            async for event in self._execute(state, specs, reply.calls):
+                yield event
+
+    async def _query(
+        self, plan: TurnPlan, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+    ) -> AsyncIterator[ev.Event]:
+        """Build the request from the conversation and stream the answer into ``reply``.
+
+        A request the server counts over the window, or refuses as too long before any output,
+        is built again (pruned or compacted) and sent once more.
+        """
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
-        overflow: ContextOverflow | None = None  # the server's "too long", once retried
-        recounts = 0  # requests built again because the server counted them over the budget
+        attempt = _Attempt()
         if (served := await self.window_discovery.wait(self.model)) is not None:
             self.budget.served[self.model.name] = served[0]
         # The calls that ran keep their long arguments (a file's content) out of every request
@@ -372,64 +411,88 @@ class Agent:
                 if isinstance(event, ev.UsageUpdated):
                     state.usage = add_usage(state.usage, event.usage)
                 yield event
-            # Every request is built from the conversation as it is now: nothing else holds
-            # "what was said", so a request can neither miss nor repeat part of it.
-            try:
-                built = self.budget.build(
-                    self.model, plan.system_prompt, list(self.conversation.messages), tools_chars
+            built = await self._fit(plan, specs, tools_chars, attempt)
+            if built is None:
+                continue  # prune (or compact) to the exact count before sending
+            if attempt.overflow is not None:
+                yield ev.Notice(
+                    self.budget.overflow_notice(self.model, attempt.overflow), "warning"
                 )
-            except UsageError as exc:
-                if overflow is None:
-                    raise
-                raise ContextOverflow(
-                    f"{overflow}; {exc}",
-                    status=overflow.status or 400,
-                    limit=overflow.limit,
-                    prompt_tokens=overflow.prompt_tokens,
-                ) from None
-            if recounts < 2 and (exact := await self._exact_tokens(built, specs)) is not None:
-                self.budget.calibrate(self.model, built, exact)
-                if exact > self.budget.prompt_limit(self.model):
-                    recounts += 1  # prune (or compact) to the exact count before sending
-                    continue
-            if overflow is not None:
-                yield ev.Notice(self.budget.overflow_notice(self.model, overflow), "warning")
             if built.dropped or built.shrunk:
                 yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
             forget_pruned_outputs(self.conversation, built.messages)  # no request carries them
-            assembler = RoundAssembler()
-            progress = CallProgress()
-            gate = new_gate(self.model, [s.name for s in specs])  # calls written as text
+            reply.start(built, new_gate(self.model, [s.name for s in specs]))
             yield ev.RequestSent(state.rounds, self.budget.scaled(self.model, built))
-            responded = False
             try:
-                async for pev in self.deps.provider.stream(self._request(built, specs)):
-                    if not responded:
-                        responded = True
-                        yield ev.ResponseStarted(state.rounds)
-                    assembler.feed(pev)
-                    if isinstance(pev, pv.TextDelta):
-                        if shown := gate.feed(pev.text):
-                            yield ev.TextDelta(shown)
-                    elif isinstance(pev, pv.ThinkingDelta) and pev.text:
-                        yield ev.ThinkingDelta(pev.text)
-                    elif (streaming := progress.feed(pev)) is not None:
-                        yield streaming
+                async for event in self._stream(state, specs, reply):
+                    yield event
             except ContextOverflow as exc:
                 # Refused before any output: learn the server's size, prune, try once more.
-                if overflow is not None:
+                if attempt.overflow is not None:
                     raise self._still_too_long(exc) from None
-                overflow = exc
+                attempt.overflow = exc
                 self.budget.learn_overflow(self.model, built, exc)
                 continue
             except BaseException:
                 # Keep what arrived (not the half-made tool calls) so the user can read and retry.
-                partial = assembler.message(None)
+                partial = reply.assembler.message(None)
                 if not partial.is_empty_answer:
                     self.conversation.append(partial)
                     state.answered = True
                 raise
-            break
+            return
+
+    async def _fit(
+        self, plan: TurnPlan, specs: list[ToolSpec], tools_chars: int, attempt: _Attempt
+    ) -> BuiltPrompt | None:
+        """The request as the conversation is now, within the budget; None: build it again."""
+        # Every request is built from the conversation as it is now: nothing else holds
+        # "what was said", so a request can neither miss nor repeat part of it.
+        try:
+            built = self.budget.build(
+                self.model, plan.system_prompt, list(self.conversation.messages), tools_chars
+            )
+        except UsageError as exc:
+            overflow = attempt.overflow
+            if overflow is None:
+                raise
+            raise ContextOverflow(
+                f"{overflow}; {exc}",
+                status=overflow.status or 400,
+                limit=overflow.limit,
+                prompt_tokens=overflow.prompt_tokens,
+            ) from None
+        if attempt.recounts < 2 and (exact := await self._exact_tokens(built, specs)) is not None:
+            self.budget.calibrate(self.model, built, exact)
+            if exact > self.budget.prompt_limit(self.model):
+                attempt.recounts += 1
+                return None
+        return built
+
+    async def _stream(
+        self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+    ) -> AsyncIterator[ev.Event]:
+        """The provider's stream, shown as it arrives (calls written as text are held back)."""
+        progress = CallProgress()
+        responded = False
+        async for pev in self.deps.provider.stream(self._request(reply.built, specs)):
+            if not responded:
+                responded = True
+                yield ev.ResponseStarted(state.rounds)
+            reply.assembler.feed(pev)
+            if isinstance(pev, pv.TextDelta):
+                if shown := reply.gate.feed(pev.text):
+                    yield ev.TextDelta(shown)
+            elif isinstance(pev, pv.ThinkingDelta) and pev.text:
+                yield ev.ThinkingDelta(pev.text)
+            elif (streaming := progress.feed(pev)) is not None:
+                yield streaming
+
+    async def _keep_answer(
+        self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+    ) -> AsyncIterator[ev.Event]:
+        """Count the usage, add the answer to the conversation and find its calls."""
+        assembler, built = reply.assembler, reply.built
         self.budget.observe(self.model, built, assembler.usage)
         state.usage = add_usage(state.usage, assembler.usage)
         self.total_usage = add_usage(self.total_usage, assembler.usage)
@@ -442,17 +505,31 @@ class Agent:
         )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()
-        if gate.holding:
+        if reply.gate.holding:
             offered = [s.name for s in specs]
             from_text = None if calls else calls_from_text(assembler.partial_text, offered)
             if from_text is None:
-                yield ev.TextDelta(gate.release())  # an answer after all: show what was held
+                yield ev.TextDelta(reply.gate.release())  # an answer after all: show what was held
             else:
                 calls, assembler.text = from_text.calls, []
                 for notice in from_text.notices:
                     yield notice
         state.called_tools = bool(calls)
-        message = assembler.message(calls)
+        reply.calls = calls
+        async for event in self._append_answer(state, assembler.message(calls)):
+            yield event
+        if assembler.text:
+            state.final_text = assembler.partial_text
+            yield ev.AssistantMessage(assembler.partial_text, state.rounds)
+        if state.stop_reason == "max_tokens":
+            yield ev.Notice(
+                f"The answer was cut at max_tokens ({self.model.max_tokens}); raise "
+                "model.max_tokens, or ask the model to continue.",
+                "warning",
+                action="continue",
+            )
+
+    async def _append_answer(self, state: _TurnState, message: Message) -> AsyncIterator[ev.Event]:
         if message.is_empty_answer:
             # Neither API takes an empty assistant message back; the turn is undone if nothing
             # else of it was answered (see run).
@@ -465,18 +542,11 @@ class Agent:
         else:
             self.conversation.append(message)
             state.answered = True
-        if assembler.text:
-            state.final_text = assembler.partial_text
-            yield ev.AssistantMessage(assembler.partial_text, state.rounds)
-        if state.stop_reason == "max_tokens":
-            yield ev.Notice(
-                f"The answer was cut at max_tokens ({self.model.max_tokens}); raise "
-                "model.max_tokens, or ask the model to continue.",
-                "warning",
-                action="continue",
-            )
-        if not calls:
-            return
+
+    async def _execute(
+        self, state: _TurnState, specs: list[ToolSpec], calls: list[RawCall]
+    ) -> AsyncIterator[ev.Event]:
+        """Run the calls, then hand the model what the user typed meanwhile (steering)."""
         # Only what this request offered may run: not a tool the 128-tool cap left out, one
         # disabled or registered since, or one outside the participant's or sub-agent's set.
         async for event in self._run_calls(calls, [s.name for s in specs]):

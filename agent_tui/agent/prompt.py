@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from agent_tui.agent.references import Reference
 from agent_tui.conversation import (
+    ELIDED,
     Block,
     ImageBlock,
     Message,
@@ -47,7 +48,6 @@ BLOCK_OVERHEAD = 3
 MIN_REFERENCE_TOKENS = 200  # below this a shrunk reference is not worth its space: drop it
 RECENT_TURNS = 2
 _BLOCK_TOKENS: IdentityCache[Block, int] = IdentityCache()
-ELIDED = "[output removed to fit the context window; run the tool again if you need it]"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ carry most of it again.
 
 Once a request has been built, every tool output of the conversation that it does not carry (its
 turn was dropped, or its content was elided) is replaced in the conversation by the same
-placeholder the request used, ``prompt.ELIDED``, which tells the model to run the tool again.
+placeholder the request used, ``conversation.ELIDED``, which tells the model to run the tool again.
 Pruning only grows within a session (the window is fixed or only learnt smaller, and the
 conversation only gets longer), so a later request would have left the output out anyway. The one
 exception: after ``/model`` switches to a larger window, such an output stays a placeholder (the
@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent_tui.agent.prompt import ELIDED
-from agent_tui.conversation import Block, Conversation, Message, ToolResultBlock
+from agent_tui.conversation import ELIDED, Block, Conversation, Message, ToolResultBlock
 
 
 def forget_pruned_outputs(conversation: Conversation, sent: Sequence[Message]) -> int:

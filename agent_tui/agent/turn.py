@@ -189,6 +189,58 @@ async def _resolve_references(
     return list(unique.values()), list(dict.fromkeys(hints))
 
 
+async def _run_command(
+    agent: Agent, participant: Participant, name: str, args: str
+) -> TurnPlan | tuple[str, Participant, list[str] | None]:
+    """Run ``/name args``: a plan answered without the model, or the prompt it expands to with
+    the participant it routes to and the tools it narrows to (a prompt file's front matter).
+
+    Raises:
+        UsageError: no such command, or one that works only in the app under ``-p``.
+    """
+    deps = agent.deps
+    command = deps.commands.get(name, participant.name) or deps.commands.get(name, "")
+    if command is None:
+        raise _unknown_command(name, participant.name, deps.commands)
+    interactive = bool(getattr(agent, "interactive", True))
+    if command.interactive_only and not interactive:
+        raise UsageError(f"/{name} works only in the app (run agent-tui without -p)")
+    result = await command.handler(TurnCommandContext(agent, interactive), args)
+    if result.action is not None and result.action.app_only and not interactive:
+        raise UsageError(f"/{name} works only in the app (run agent-tui without -p)")
+    if result.prompt is None:
+        return TurnPlan("", "", None, (), participant.name, name, local_result=result)
+    routed = str(result.data.get("participant") or "")
+    if routed and not participant.name:
+        participant = _participant(deps.participants, routed)
+    tools = result.data.get("tools")
+    return result.prompt, participant, (list(tools) if tools is not None else None)
+
+
+def _system_prompt(
+    deps: AgentDeps,
+    participant: Participant,
+    hints: tuple[str, ...],
+    tool_names: tuple[str, ...] | None,
+) -> tuple[str, tuple[str, ...]]:
+    """The turn's system prompt, and the notices (skipped instructions, skills) not yet shown."""
+    instructions, skipped = scan_instructions(deps.workspace, deps.config)
+    skills, skill_notices = _skills(deps, tool_names)
+    system = compose_system_prompt(
+        deps.workspace,
+        deps.config,
+        participant_prompt=participant.prompt,
+        tool_hints=hints,
+        instructions=instructions,
+        server_instructions=_server_instructions(deps),
+        skills=skills,
+    )
+    shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
+    notices = tuple(n for n in [*skipped, *skill_notices] if n not in shown)
+    shown.update(notices)
+    return system, notices
+
+
 async def plan_turn(agent: Agent, text: str) -> TurnPlan:
     """Parse one user input into a plan for the turn.
 
@@ -213,28 +265,10 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
     match = _COMMAND.match(rest)
     if match is not None:
         command_name = match.group(1)
-        command = deps.commands.get(command_name, participant.name) or deps.commands.get(
-            command_name, ""
-        )
-        if command is None:
-            raise _unknown_command(command_name, participant.name, deps.commands)
-        interactive = bool(getattr(agent, "interactive", True))
-        if command.interactive_only and not interactive:
-            raise UsageError(f"/{command_name} works only in the app (run agent-tui without -p)")
-        result = await command.handler(
-            TurnCommandContext(agent, interactive), rest[match.end() :].strip()
-        )
-        if result.action is not None and result.action.app_only and not interactive:
-            raise UsageError(f"/{command_name} works only in the app (run agent-tui without -p)")
-        if result.prompt is None:
-            return TurnPlan("", "", None, (), participant.name, command_name, local_result=result)
-        rest = result.prompt
-        # A prompt file may route to a participant and narrow the tools (its front matter).
-        routed = str(result.data.get("participant") or "")
-        if routed and not participant.name:
-            participant = _participant(deps.participants, routed)
-        if result.data.get("tools") is not None:
-            tools_override = list(result.data["tools"])
+        expanded = await _run_command(agent, participant, command_name, rest[match.end() :].strip())
+        if isinstance(expanded, TurnPlan):
+            return expanded
+        rest, participant, tools_override = expanded
     tool_names = (
         resolve_tool_names(deps.tools, participant.tools) if participant.tools is not None else None
     )
@@ -251,20 +285,7 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         raise UsageError(
             f"nothing to send: write a request after {after}" if after else "nothing to send"
         )
-    instructions, skipped = scan_instructions(deps.workspace, deps.config)
-    skills, skill_notices = _skills(deps, tool_names)
-    system = compose_system_prompt(
-        deps.workspace,
-        deps.config,
-        participant_prompt=participant.prompt,
-        tool_hints=tuple(hints),
-        instructions=instructions,
-        server_instructions=_server_instructions(deps),
-        skills=skills,
-    )
-    shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
-    notices = tuple(n for n in [*skipped, *skill_notices] if n not in shown)
-    shown.update(notices)
+    system, notices = _system_prompt(deps, participant, tuple(hints), tool_names)
     notices += (shadowed,) * bool(shadowed)
     ran = take_pending(deps.session)  # `!command` output the user ran since the last prompt
     return TurnPlan(

@@ -158,8 +158,8 @@ BUILTIN_COMMANDS = (
 
 
 def register_builtin_commands(registry: CommandRegistry) -> None:
+    from agent_tui.commands.hooks_cmds import HOOKS_COMMAND
     from agent_tui.commands.terminal_cmds import TERMINALS_COMMAND
-    from agent_tui.hooks.command import HOOKS_COMMAND
 
     for command in (*BUILTIN_COMMANDS, HOOKS_COMMAND, TERMINALS_COMMAND):
         registry.register(command)

@@ -31,12 +31,12 @@ from agent_tui.commands.registry import (
     SlashCommand,
 )
 from agent_tui.errors import ConfigError, UsageError
+from agent_tui.front_matter import parse_front_matter
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import OutsideWorkspace, require_inside
 
 PROMPT_SUFFIX = ".prompt.md"
 COMMAND_NAME = re.compile(r"^[A-Za-z][\w.-]*$")
-_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 
 
 @dataclass(frozen=True)
@@ -57,49 +57,6 @@ class PromptFile:
         if "$ARGUMENTS" in self.body:
             return self.body.replace("$ARGUMENTS", arguments).strip()
         return f"{self.body}\n\n{arguments}".strip() if arguments else self.body
-
-
-def _scalar(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
-
-
-def parse_front_matter(text: str, source: str = "") -> tuple[dict[str, str | list[str]], str]:
-    """Split ``---`` front matter (``key: value``, ``key: [a, b]`` or ``- item`` lists) from the body.
-
-    This is the small YAML subset prompt files use; a full YAML parser would be a new dependency.
-
-    Raises:
-        ConfigError: the front matter is not closed or has a line that is not ``key: value``.
-    """
-    lines = text.replace("\r\n", "\n").split("\n")
-    if not lines or lines[0].strip() != "---":
-        return {}, text.strip()
-    try:
-        close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-    except StopIteration:
-        raise ConfigError("front matter starts with --- but is never closed", file=source) from None
-    meta: dict[str, str | list[str]] = {}
-    current: str | None = None
-    for number, line in enumerate(lines[1:close], start=2):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if stripped.startswith("- ") and current is not None:
-            items = meta.get(current)
-            meta[current] = [*(items if isinstance(items, list) else []), _scalar(stripped[2:])]
-            continue
-        match = _KEY.match(stripped)
-        if match is None:
-            raise ConfigError(f"line {number} of the front matter is not `key: value`", file=source)
-        current, value = match.group(1), match.group(2).strip()
-        if value.startswith("[") and value.endswith("]"):
-            meta[current] = [_scalar(v) for v in value[1:-1].split(",") if v.strip()]
-        else:
-            meta[current] = _scalar(value) if value else []
-    return meta, "\n".join(lines[close + 1 :]).strip()
 
 
 def read_prompt_file(path: Path, name: str | None = None) -> PromptFile:

@@ -10,19 +10,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from agent_tui.actions import UiAction
-
-if TYPE_CHECKING:
-    from agent_tui.agent.loop import Agent
 
 
 class CommandContext(Protocol):
     """What a command handler may use; the TUI and headless runner each provide one."""
 
     @property
-    def agent(self) -> Agent: ...
+    def agent(self) -> Any: ...  # the Agent: a layer above the registries (ARCHITECTURE.md)
 
     @property
     def interactive(self) -> bool: ...

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.hooks.runner import HookOutcome, run_hooks
 from agent_tui.hooks.sources import HookSet, load_hooks
@@ -16,15 +16,28 @@ from agent_tui.key_env import child_environ
 from agent_tui.tools.terminal_env import terminal_environment
 
 if TYPE_CHECKING:
-    from agent_tui.agent.loop import AgentDeps
     from agent_tui.config import Config
+    from agent_tui.tools.base import SessionState
 
 _SET_KEY = "hooks"  # SessionState.extras: (the Config it was loaded for, HookSet)
 SESSION_KEY = "hook_session"  # SessionState.extras: (session id, transcript path)
 _BACKGROUND: set[asyncio.Task[HookOutcome]] = set()  # Notification hooks the app does not wait for
 
 
-def hook_set(deps: AgentDeps) -> HookSet:
+class HookDeps(Protocol):
+    """What hooks read of a session; ``agent.loop.AgentDeps`` has it (hooks sit below the agent)."""
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def workspace(self) -> Path: ...
+
+    @property
+    def session(self) -> SessionState: ...
+
+
+def hook_set(deps: HookDeps) -> HookSet:
     """The hooks that apply to this session's current Config (loaded on first use)."""
     cached = deps.session.extras.get(_SET_KEY)
     if cached is not None and cached[0] is deps.config:
@@ -42,13 +55,13 @@ def hook_environment(config: Config) -> dict[str, str]:
     return terminal_environment(child_environ(), policy, keys)
 
 
-def remember_session(deps: AgentDeps, session_id: str, transcript: Path | None) -> None:
+def remember_session(deps: HookDeps, session_id: str, transcript: Path | None) -> None:
     """Record the session id and file every hook is told about (``session_id``, ``transcript_path``)."""
     deps.session.extras[SESSION_KEY] = (session_id, str(transcript) if transcript else "")
 
 
 async def fire(
-    deps: AgentDeps, event: str, fields: dict[str, Any], tool: str | None = None
+    deps: HookDeps, event: str, fields: dict[str, Any], tool: str | None = None
 ) -> HookOutcome:
     """Run ``event``'s hooks with the common fields plus ``fields``."""
     hooks = hook_set(deps).for_event(event)
@@ -66,7 +79,7 @@ async def fire(
     )
 
 
-def notify(deps: AgentDeps, message: str) -> None:
+def notify(deps: HookDeps, message: str) -> None:
     """Run the Notification hooks in the background (an approval is waiting)."""
     if not hook_set(deps).for_event("Notification"):
         return

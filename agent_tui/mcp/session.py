@@ -1,5 +1,8 @@
 """Wiring for the app (TUI and headless): one call to give a session its MCP servers.
 
+This module sits in the assembly layer (ARCHITECTURE.md: Layers), above the built-in commands it
+registers; the rest of ``mcp/`` sits below the agent.
+
 ```python
 manager = create_mcp(config, agent.deps.tools, agent.deps.commands,
                      on_elicit=..., ask_sampling=...,       # TUI only; headless leaves them None
@@ -16,16 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_tui.conversation import Message, TextBlock
-from agent_tui.providers.base import ProviderRequest, TextDelta
-
 if TYPE_CHECKING:
     from agent_tui.approvals.grants import GrantStore
     from agent_tui.commands.registry import CommandRegistry
     from agent_tui.config import Config
     from agent_tui.mcp.manager import McpManager
     from agent_tui.mcp.types import CompleteFn, ElicitHook, SamplingConsentHook
-    from agent_tui.providers.base import Provider
     from agent_tui.tools.registry import ToolRegistry
 
 # Kept in step with mcp.config.WORKSPACE_FILES (not imported: this check must cost nothing).
@@ -58,7 +57,7 @@ def create_mcp(
     Args:
         on_elicit: the TUI's form for a server's elicitation (None: decline).
         ask_sampling: the TUI's question before a server's first sampling request (None: decline).
-        complete: the configured model for allowed sampling requests (see ``complete_with``).
+        complete: the configured model for allowed sampling requests (see ``mcp.sampling.complete_with``).
         model_name: reported to servers as the model that answered a sampling request.
         grants: the approval engine's grant store, where lasting sampling allows are kept.
 
@@ -83,32 +82,3 @@ def create_mcp(
     manager = McpManager.from_config(config, tools, hooks)
     register_mcp_commands(commands, manager)
     return manager
-
-
-def complete_with(provider: Provider, model: str, *, max_tokens_cap: int = 4096) -> CompleteFn:
-    """A sampling ``complete`` function over the session's provider (text only, no tools).
-
-    Args:
-        provider: the agent's provider.
-        model: the model name to ask for.
-        max_tokens_cap: an upper bound on what a server may request per sampling call.
-    """
-
-    async def complete(messages: list[dict[str, str]], system: str, max_tokens: int) -> str:
-        request = ProviderRequest(
-            model=model,
-            system=system,
-            messages=[
-                Message(
-                    "assistant" if m["role"] == "assistant" else "user", [TextBlock(m["content"])]
-                )
-                for m in messages
-            ],
-            max_tokens=max(1, min(max_tokens, max_tokens_cap)),
-        )
-        chunks = [
-            event.text async for event in provider.stream(request) if isinstance(event, TextDelta)
-        ]
-        return "".join(chunks)
-
-    return complete

@@ -11,6 +11,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+# A prompt command's argument lives with the question event that asks for them; re-exported.
+from agent_tui.events import PromptArg as PromptArg
+
 if TYPE_CHECKING:
     from agent_tui.approvals.grants import GrantStore
     from agent_tui.approvals.types import Decision
@@ -87,13 +90,6 @@ class CallOutcome:
 
 # A tool call's progress notifications: (progress, total or None, message).
 ProgressHook = Callable[[float, float | None, str], None]
-
-
-@dataclass(frozen=True)
-class PromptArg:
-    name: str
-    description: str = ""
-    required: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui import events as ev
-from agent_tui.agent.prompt import ELIDED
-from agent_tui.conversation import Conversation, Message, ToolResultBlock
+from agent_tui.conversation import ELIDED, Conversation, Message, ToolResultBlock
 from agent_tui.state_files import private_fd, write_failed
 from agent_tui.text_safety import escape_json, one_line
 

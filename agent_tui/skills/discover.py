@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_tui.commands.prompt_files import parse_front_matter
 from agent_tui.errors import ConfigError, ToolError
+from agent_tui.front_matter import parse_front_matter
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import OutsideWorkspace, is_inside, require_inside
 

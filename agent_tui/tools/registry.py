@@ -33,7 +33,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "kill_terminal": "agent_tui.tools.terminal:KillTerminalTool",
     "fetch_webpage": "agent_tui.tools.fetch_webpage:FetchWebpageTool",
     "get_changed_files": "agent_tui.tools.changed_files:GetChangedFilesTool",
-    "read_skill": "agent_tui.tools.read_skill:ReadSkillTool",
+    "read_skill": "agent_tui.skills.tool:ReadSkillTool",
     "run_agent": "agent_tui.subagents.tool:RunAgentTool",
 }
 

@@ -27,9 +27,9 @@ from textual.worker import Worker
 from agent_tui import actions
 from agent_tui import events as ev
 from agent_tui.agent.front import UserInput, startup_notices, submit
+from agent_tui.agent.resume import SessionStart
 from agent_tui.approvals.types import Decision
 from agent_tui.plural import plural
-from agent_tui.sessions.resume import SessionStart
 from agent_tui.text_safety import one_line
 from agent_tui.ui import resume_flow, tool_prefs
 from agent_tui.ui.clear_flow import ClearFlow

@@ -11,8 +11,8 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
+from agent_tui.agent import resume as sessions
 from agent_tui.plural import plural
-from agent_tui.sessions import resume as sessions
 from agent_tui.sessions.loader import Entry, LoadedSession, SessionFileError
 from agent_tui.sessions.replay import Cleared, replay_events
 from agent_tui.sessions.store import SessionInfo

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from agent_tui.agent.loop import Agent
-from agent_tui.agent.prompt import ELIDED
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
-from agent_tui.conversation import ToolResultBlock, ToolUseBlock
+from agent_tui.conversation import ELIDED, ToolResultBlock, ToolUseBlock
 from agent_tui.identity_cache import IdentityCache
 from agent_tui.providers.scripted import ScriptedProvider
 

@@ -7,13 +7,10 @@ from pathlib import Path
 import pytest
 
 from agent_tui.agent.turn import TurnCommandContext, plan_turn
-from agent_tui.commands.prompt_files import (
-    parse_front_matter,
-    read_prompt_file,
-    register_prompt_files,
-)
+from agent_tui.commands.prompt_files import read_prompt_file, register_prompt_files
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.errors import ConfigError, UsageError
+from agent_tui.front_matter import parse_front_matter
 from tests.participants.agent_double import isolated_workspace, make_agent
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_tui.compaction.boundary import compaction_point
+from agent_tui.agent.compaction.boundary import compaction_point
 from agent_tui.conversation import (
     Conversation,
     Message,

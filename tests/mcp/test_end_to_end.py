@@ -19,7 +19,8 @@ from agent_tui.build import build_agent
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import load_config
 from agent_tui.headless import HeadlessOptions, run_turn
-from agent_tui.mcp.session import complete_with, create_mcp
+from agent_tui.mcp.sampling import complete_with
+from agent_tui.mcp.session import create_mcp
 from agent_tui.mcp.types import SamplingRequest
 from agent_tui.providers.scripted import ScriptedProvider
 from agent_tui.tools.registry import ToolRegistry

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_tui.agent.registries import default_registries
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, load_config
 from agent_tui.conversation import Conversation
 from agent_tui.participants.registry import ParticipantRegistry
+from agent_tui.registries import default_registries
 from agent_tui.tools.base import Manifest, SessionState, Tool
 from agent_tui.tools.registry import ToolRegistry, builtin_registry
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.agent.registries import default_registries
 from agent_tui.config import load_config
+from agent_tui.registries import default_registries
 from tests.participants.agent_double import READ_ONLY_TOOLS, isolated_workspace, make_agent
 
 

@@ -152,8 +152,8 @@ def test_outputs_let_go_from_memory_stay_whole_in_the_file(tmp_path: Path) -> No
     agent/pruned_outputs.py replaces outputs no request carries by the placeholder in memory;
     a later tail rewrite (a prompt merged after a cancel) must not rewrite those messages with
     the placeholder, nor rewind further back than the merged message."""
-    from agent_tui.agent.prompt import ELIDED
     from agent_tui.agent.pruned_outputs import forget_pruned_outputs
+    from agent_tui.conversation import ELIDED
 
     recorder = _recorder(tmp_path)
     conv = Conversation()

@@ -12,7 +12,8 @@ from textual.pilot import Pilot
 
 from agent_tui.agent.loop import Agent
 from agent_tui.config import Config, load_config
-from agent_tui.mcp.session import complete_with, create_mcp
+from agent_tui.mcp.sampling import complete_with
+from agent_tui.mcp.session import create_mcp
 from agent_tui.ui.app import AgentApp
 from tests.fakes.llm_server import FakeLLM
 from tests.ui.conftest import Harness

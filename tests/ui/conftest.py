@@ -94,8 +94,8 @@ MakeAgent = Callable[..., Harness]
 @pytest.fixture
 def make_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MakeAgent:
     """Build an Agent whose provider replays ``turns`` (the shared script format)."""
-    from agent_tui.agent.registries import default_registries
     from agent_tui.providers.scripted import ScriptedProvider
+    from agent_tui.registries import default_registries
 
     state = tmp_path / "state"
     home = tmp_path / "home"

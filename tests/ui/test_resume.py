@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList
 
-from agent_tui.sessions.resume import attach_app
+from agent_tui.agent.resume import attach_app
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard

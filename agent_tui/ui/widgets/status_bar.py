@@ -8,8 +8,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
-from agent_tui.durations import elapsed_text
-from agent_tui.headless_wait import waiting_text
+from agent_tui.durations import elapsed_text, waiting_text
 from agent_tui.ui.terminal_tail import app_clock
 
 

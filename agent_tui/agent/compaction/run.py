@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
+from agent_tui.agent.compaction.boundary import compaction_point
+from agent_tui.agent.compaction.summarize import request_summary, summary_request
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import (
     CHARS_PER_TOKEN,
@@ -25,8 +27,6 @@ from agent_tui.agent.prompt import (
     split_attachments,
     starts_turn,
 )
-from agent_tui.compaction.boundary import compaction_point
-from agent_tui.compaction.summarize import request_summary, summary_request
 from agent_tui.conversation import SUMMARY_HEADER, Message, TextBlock
 from agent_tui.errors import ProviderError, UsageError
 from agent_tui.plural import plural

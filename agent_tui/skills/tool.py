@@ -11,8 +11,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from agent_tui.commands.prompt_files import parse_front_matter
 from agent_tui.errors import ToolError
+from agent_tui.front_matter import parse_front_matter
 from agent_tui.safe_read import read_text_head
 from agent_tui.skills.discover import (
     MAX_SKILL_CHARS,

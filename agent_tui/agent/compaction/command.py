@@ -9,7 +9,7 @@ from agent_tui.commands.registry import CommandContext, CommandRegistry, Command
 
 
 async def _compact(ctx: CommandContext, args: str) -> CommandResult:
-    from agent_tui.compaction.run import compact
+    from agent_tui.agent.compaction.run import compact
 
     agent = ctx.agent
 

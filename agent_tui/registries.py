@@ -13,13 +13,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from agent_tui.agent.compaction.command import register_compact_command
 from agent_tui.approvals.sources import SettingSources
 from agent_tui.commands.builtin import register_builtin_commands
 from agent_tui.commands.checkpoint_cmds import register_checkpoint_commands
 from agent_tui.commands.prompt_files import register_prompt_files, register_templates
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.commands.skills_cmds import register_skills_commands
-from agent_tui.compaction.command import register_compact_command
 from agent_tui.participants.builtin import builtin_participants, register_user_participants
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.paths import user_prompts_dir
