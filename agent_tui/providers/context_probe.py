@@ -93,7 +93,7 @@ def from_ollama_show(body: Any) -> int | None:
 
 
 async def probe_context_window(
-    base_url: str, model: str, key: str | None, timeout: float = PROBE_TIMEOUT_S
+    base_url: str, model: str, key: str | None, timeout: float | None = None
 ) -> tuple[int, str] | None:
     """The context window the server at ``base_url`` states for ``model``.
 
@@ -102,7 +102,10 @@ async def probe_context_window(
     """
     base, root = base_url.rstrip("/"), server_root(base_url)
     headers = {"authorization": f"Bearer {key}"} if key else {}
-    async with side_requests(base_url, headers, timeout) as fetch:
+    # Read at call time, not bound as a default: the in-process tests lengthen it (a loaded test
+    # machine can take longer than 2 s to answer even on loopback).
+    limit = PROBE_TIMEOUT_S if timeout is None else timeout
+    async with side_requests(base_url, headers, limit) as fetch:
 
         async def get_json(method: str, url: str, body: Any = None) -> Any:
             """The parsed answer of a 200, else None: any failure means "cannot tell"."""
