@@ -60,7 +60,10 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("approvals", ["approvals"]),
-    ("events", ["events", "actions"]),  # what the core says, and what a command asks a front end to do
+    (
+        "events",
+        ["events", "actions"],
+    ),  # what the core says, and what a command asks a front end to do
     ("sandbox", ["sandbox"]),
     ("tools", ["tools"]),
     ("services", ["checkpoints", "mcp", "skills", "hooks", "sessions", "subagents.loader"]),
@@ -71,6 +74,9 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("agent", ["agent", "subagents"]),
     ("built-ins", ["commands", "participants"]),
     ("assembly", ["registries", "build", "mcp.session"]),
+    # What a front end holds (front.Front) and the vocabulary it speaks: above the assembly, whose
+    # apply_trust it calls; below every front end (tests/test_door_imports.py checks ui/ uses it).
+    ("door", ["front"]),
     (
         "front ends",
         [
