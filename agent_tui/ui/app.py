@@ -162,12 +162,14 @@ class AgentApp(App[int]):
         for notice in self._startup_notices():
             await self.transcript.add(Note(notice, "warning"))
         await resume_flow.start(self, self.session_start)
+        from agent_tui.ui.screens.mcp_questions import McpDialogs
+
+        # Elicitation forms and sampling consent are answered here (also by servers trusting the
+        # folder starts later); headless declines both.
+        self.front.mcp.answer_with(McpDialogs(self))
         if self.front.mcp.present:
             from agent_tui.ui.mcp_status import watch_mcp
-            from agent_tui.ui.screens.mcp_questions import McpDialogs
 
-            # Elicitation forms and sampling consent are answered here; headless declines both.
-            self.front.mcp.answer_with(McpDialogs(self))
             watch_mcp(self)  # "MCP: N starting…", tools over the limit
         self.front.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
