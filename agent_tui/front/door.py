@@ -115,15 +115,16 @@ class Front:
         return StatusView(word, "" if sandbox is None else sandbox.label())
 
     def approval_details(
-        self, tool: str, call_input: dict[str, Any], prepared: Any
+        self, asked: ev.ApprovalRequested
     ) -> tuple[dict[str, Any] | None, list[CommandPart] | None]:
         """For an approval question: the tool's input schema (to check an edit) and, for a
         command line, which of its parts a rule or grant already allows (None: not known)."""
         deps = self._agent.deps
-        if tool not in deps.tools:
+        if asked.name not in deps.tools:
             return None, None
-        manifest = deps.tools.manifest(tool)
-        return manifest.input_schema, deps.approvals.command_parts(manifest, call_input, prepared)
+        manifest = deps.tools.manifest(asked.name)
+        parts = deps.approvals.command_parts(manifest, asked.input, asked.prepared)
+        return manifest.input_schema, parts
 
     # ---- modes ------------------------------------------------------------------------------
 

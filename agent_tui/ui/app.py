@@ -433,7 +433,7 @@ class AgentApp(App[int]):
         self.title = f"{APP_TITLE} — approval needed"
         self._set_terminal_title(f"agent-tui: approve {event.name}?")
         # Read-only: which parts of a compound command line a rule or grant already allows.
-        schema, parts = self.front.approval_details(event.name, event.input, event.prepared)
+        schema, parts = self.front.approval_details(event)
         try:
             screen = ApprovalScreen(event, schema, parts)
             decision: Decision = await self.push_screen_wait(screen)
