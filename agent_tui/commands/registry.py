@@ -10,33 +10,26 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.actions import UiAction
+from agent_tui.hooks.agent_hooks import HookDeps
 
 if TYPE_CHECKING:
     from agent_tui.approvals.policy import ApprovalEngine
     from agent_tui.checkpoints.recorder import Checkpoints
-    from agent_tui.config import Config
     from agent_tui.conversation import Conversation
     from agent_tui.mcp.manager import McpManager
     from agent_tui.participants.registry import ParticipantRegistry
     from agent_tui.sandbox.runtime import Sandbox
-    from agent_tui.tools.base import SessionState
     from agent_tui.tools.registry import ToolRegistry
 
 
-class CommandDeps(Protocol):
-    """The session's parts a command reads; ``agent.loop.AgentDeps`` has them (the agent sits a
-    layer above the registries, so commands see it through these Protocols)."""
+class CommandDeps(HookDeps, Protocol):
+    """The session's parts a command reads (the hooks' config, workspace and session, and
+    more); ``agent.loop.AgentDeps`` has them (the agent sits a layer above the registries, so
+    commands see it through these Protocols)."""
 
-    @property
-    def config(self) -> Config: ...
-    @property
-    def workspace(self) -> Path: ...
-    @property
-    def session(self) -> SessionState: ...
     @property
     def tools(self) -> ToolRegistry: ...
     @property
