@@ -1,7 +1,8 @@
 """The Textual app: status bar, transcript, prompt, footer; one agent turn at a time.
 
-``run_tui(agent)`` is the entry point the CLI calls. Every input goes through the core's front
-door (``agent.front.submit``) in an exclusive worker that consumes its events; questions
+``run_tui(agent)`` is the entry point the CLI calls. The app wraps the agent in the core's door
+(``front.Front``) and uses the core only through it (ARCHITECTURE.md: The door). Every input goes
+through ``Front.submit`` in an exclusive worker that consumes its events; questions
 (approvals, round limit, a command's missing arguments) are answered from modal screens pushed
 with ``push_screen_wait`` inside that worker, and a command's ``actions`` are carried out by type
 (``do_action``). Esc cancels the worker; the agent keeps the conversation valid.
