@@ -74,6 +74,9 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("agent", ["agent", "subagents"]),
     ("built-ins", ["commands", "participants"]),
     ("assembly", ["registries", "build", "mcp.session"]),
+    # What a front end holds (front.Front) and the vocabulary it speaks: above the assembly, whose
+    # apply_trust it calls; below every front end (tests/test_door_imports.py checks ui/ uses it).
+    ("door", ["front"]),
     (
         "front ends",
         [

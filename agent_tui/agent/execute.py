@@ -29,7 +29,8 @@ from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResu
 from agent_tui.tools.result_files import cap_result, max_result_chars
 
 if TYPE_CHECKING:
-    from agent_tui.agent.loop import AgentDeps
+    from agent_tui.agent.loop import Agent, AgentDeps
+    from agent_tui.sandbox.escalate import Escalation
 
 logger = logging.getLogger(__name__)
 Emit = Callable[[ev.Event], None]
@@ -118,7 +119,7 @@ class CallProcessor:
     """
 
     def __init__(
-        self, deps: AgentDeps, offered: Iterable[str], emit: Emit, agent: Any = None
+        self, deps: AgentDeps, offered: Iterable[str], emit: Emit, agent: Agent | None = None
     ) -> None:
         self.deps = deps
         self.agent = agent
@@ -252,7 +253,7 @@ class CallProcessor:
             return None
         return _Approved(call, tool, manifest, value, prepared)
 
-    async def _run_tool(self, item: _Approved, escalation: Any = None) -> ToolResult:
+    async def _run_tool(self, item: _Approved, escalation: Escalation | None = None) -> ToolResult:
         context = self._context(item.call.id)
         context.sandbox_exception = escalation or self._outside_grant(item)
         files = self.deps.checkpoints
@@ -262,7 +263,7 @@ class CallProcessor:
         async with files.around_call(item.manifest, item.input, item.prepared):
             return await item.tool.invoke(item.input, context)
 
-    def _outside_grant(self, item: _Approved) -> Any:
+    def _outside_grant(self, item: _Approved) -> Escalation | None:
         """An escalation to run outside the sandbox when the user granted it for this command."""
         sandbox = self.deps.sandbox
         if sandbox is None or not sandbox.active or item.call.name != "run_in_terminal":

@@ -15,7 +15,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ToolError, UsageError
@@ -24,6 +24,9 @@ from agent_tui.plural import plural
 from agent_tui.safe_read import check_regular, read_bytes
 from agent_tui.tools.base import SessionState, ToolContext
 from agent_tui.tools.git_safe import DIFF_FLAGS, SUBMODULES, GitMissing, SafeGit
+
+if TYPE_CHECKING:
+    from agent_tui.mcp.manager import McpManager
 
 # A token: '#', a name, and for kinds that take one an argument after ':'. It must start the text or
 # follow whitespace/an opening bracket, so "issue#12" or "C#" are not references. An argument that
@@ -365,7 +368,7 @@ async def resolve_last_command(ctx: ReferenceContext, arg: str) -> Reference:
     return Reference("terminalLastCommand", "#terminalLastCommand", text, focus)
 
 
-def mcp_reference_kind(manager: Any) -> ReferenceKind:
+def mcp_reference_kind(manager: McpManager) -> ReferenceKind:
     """The ``#mcp:<server>/<uri>`` kind over a running McpManager (register it when MCP starts).
 
     Args:

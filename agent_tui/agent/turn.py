@@ -30,7 +30,7 @@ from agent_tui.agent.references import (
     find_tokens,
 )
 from agent_tui.agent.user_shell import take_pending
-from agent_tui.commands.registry import CommandRegistry, CommandResult
+from agent_tui.commands.registry import CommandAgent, CommandRegistry, CommandResult
 from agent_tui.errors import AgentError, UsageError
 from agent_tui.participants.registry import Participant, ParticipantRegistry
 from agent_tui.tools.base import ToolContext
@@ -94,7 +94,7 @@ def _default_reference_registry() -> ReferenceRegistry:
     return builtin_reference_registry()
 
 
-def reference_registry(agent: Agent) -> ReferenceRegistry:
+def reference_registry(agent: CommandAgent) -> ReferenceRegistry:
     """The agent's reference kinds (``deps.references`` if the loop provides one, else built-ins)."""
     registry = getattr(agent.deps, "references", None)
     return registry if isinstance(registry, ReferenceRegistry) else _default_reference_registry()

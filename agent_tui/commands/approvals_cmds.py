@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from agent_tui.actions import OpenApprovals, Trust
 from agent_tui.approvals.cli_cmds import describe_reset, format_grants
 from agent_tui.approvals.grants import RESET_SCOPES
+from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.approvals.trust import set_trusted, trust_answer
 from agent_tui.commands.registry import CommandContext, CommandRegistry, CommandResult, SlashCommand
 
 
-def _engine(ctx: CommandContext) -> Any:
-    return ctx.agent.deps.approvals  # agent_tui.approvals.policy.ApprovalEngine
+def _engine(ctx: CommandContext) -> ApprovalEngine:
+    return ctx.agent.deps.approvals
 
 
 async def reset_confirmations(ctx: CommandContext, args: str) -> CommandResult:

@@ -7,10 +7,9 @@ as a Markdown table built from the registries, so the list never drifts from wha
 
 from __future__ import annotations
 
-from typing import Any
-
 from agent_tui import actions
 from agent_tui.commands.registry import (
+    CommandAgent,
     CommandContext,
     CommandRegistry,
     CommandResult,
@@ -41,7 +40,7 @@ INPUT_HELP = (
 )
 
 
-def help_markdown(agent: Any) -> str:
+def help_markdown(agent: CommandAgent) -> str:
     """The /help text: commands, participants and their commands, references, instructions files."""
     from agent_tui.agent.instructions import instructions_names, scan_instructions
     from agent_tui.agent.turn import reference_registry

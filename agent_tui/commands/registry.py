@@ -10,16 +10,56 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.actions import UiAction
+from agent_tui.hooks.agent_hooks import HookDeps
+
+if TYPE_CHECKING:
+    from agent_tui.approvals.policy import ApprovalEngine
+    from agent_tui.checkpoints.recorder import Checkpoints
+    from agent_tui.conversation import Conversation
+    from agent_tui.mcp.manager import McpManager
+    from agent_tui.participants.registry import ParticipantRegistry
+    from agent_tui.sandbox.runtime import Sandbox
+    from agent_tui.tools.registry import ToolRegistry
+
+
+class CommandDeps(HookDeps, Protocol):
+    """The session's parts a command reads (the hooks' config, workspace and session, and
+    more); ``agent.loop.AgentDeps`` has them (the agent sits a layer above the registries, so
+    commands see it through these Protocols)."""
+
+    @property
+    def tools(self) -> ToolRegistry: ...
+    @property
+    def approvals(self) -> ApprovalEngine: ...
+    @property
+    def commands(self) -> CommandRegistry: ...
+    @property
+    def participants(self) -> ParticipantRegistry: ...
+    @property
+    def mcp(self) -> McpManager | None: ...
+    @property
+    def sandbox(self) -> Sandbox | None: ...
+    @property
+    def checkpoints(self) -> Checkpoints | None: ...
+
+
+class CommandAgent(Protocol):
+    """What a command reads of the ``Agent``: its parts and the conversation."""
+
+    @property
+    def deps(self) -> CommandDeps: ...
+    @property
+    def conversation(self) -> Conversation: ...
 
 
 class CommandContext(Protocol):
-    """What a command handler may use; the TUI and headless runner each provide one."""
+    """What a command handler may use; the turn planner provides one (``TurnCommandContext``)."""
 
     @property
-    def agent(self) -> Any: ...  # the Agent: a layer above the registries (ARCHITECTURE.md)
+    def agent(self) -> CommandAgent: ...
 
     @property
     def interactive(self) -> bool: ...

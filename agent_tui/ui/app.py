@@ -1,7 +1,8 @@
 """The Textual app: status bar, transcript, prompt, footer; one agent turn at a time.
 
-``run_tui(agent)`` is the entry point the CLI calls. Every input goes through the core's front
-door (``agent.front.submit``) in an exclusive worker that consumes its events; questions
+``run_tui(agent)`` is the entry point the CLI calls. The app wraps the agent in the core's door
+(``front.Front``) and uses the core only through it (ARCHITECTURE.md: The door). Every input goes
+through ``Front.submit`` in an exclusive worker that consumes its events; questions
 (approvals, round limit, a command's missing arguments) are answered from modal screens pushed
 with ``push_screen_wait`` inside that worker, and a command's ``actions`` are carried out by type
 (``do_action``). Esc cancels the worker; the agent keeps the conversation valid.
@@ -15,7 +16,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -26,12 +27,13 @@ from textual.worker import Worker
 
 from agent_tui import actions
 from agent_tui import events as ev
-from agent_tui.agent.front import UserInput, startup_notices, submit
-from agent_tui.agent.resume import SessionStart
-from agent_tui.approvals.types import Decision
+from agent_tui.conversation import ImageBlock
+from agent_tui.errors import AgentError
+from agent_tui.front import Front, UserInput
+from agent_tui.front.types import Decision, SessionStart, format_keys
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
-from agent_tui.ui import resume_flow, tool_prefs
+from agent_tui.ui import resume_flow
 from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.command_palette import SlashCommandsProvider
 from agent_tui.ui.completion import Completer, list_files
@@ -53,6 +55,9 @@ from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.transcript import Transcript
 
+if TYPE_CHECKING:
+    from agent_tui.front import Agent
+
 logger = logging.getLogger(__name__)
 
 APP_TITLE = "agent-tui"
@@ -66,35 +71,11 @@ def short_path(path: Path) -> str:
     return "~" + text[len(home) :] if text.startswith(home + os.sep) or text == home else text
 
 
-def sandbox_label(agent: Any) -> str:
-    """The status bar's sandbox: ``sandbox: workspace-write``, ``…: off``, ``…: unavailable``."""
-    sandbox = agent.deps.sandbox
-    return "" if sandbox is None else str(sandbox.label())
-
-
-def approval_mode(agent: Any) -> str:
-    """The status bar's mode: plan and accept edits as chosen; in ask mode, what the flags and
-    settings make of it (--yolo, tools.auto_approve)."""
-    from agent_tui.modes import Mode
-
-    approvals = agent.deps.approvals
-    mode = approvals.modes.current
-    if mode is Mode.PLAN:
-        return mode.label  # refuses what is not read-only, --yolo or not
-    if getattr(approvals, "yolo", False):
-        return "yolo"
-    if mode is not Mode.ASK:
-        return str(mode.label)
-    if agent.deps.config.section("tools", "auto_approve"):
-        return "auto"
-    return "ask"
-
-
 class AgentApp(App[int]):
     """The chat app around one ``Agent``.
 
     Args:
-        agent: the Agent (``agent_tui.agent.loop.Agent``).
+        agent: the Agent the CLI built; the app reaches it only through ``self.front``.
         banner: a note shown first (e.g. the demo-model banner).
         workspace_label: the workspace as shown in the status bar (tests pin it).
         max_mounted: transcript entries kept as widgets; older ones are pruned to records.
@@ -117,7 +98,7 @@ class AgentApp(App[int]):
 
     def __init__(
         self,
-        agent: Any,
+        agent: Agent,
         *,
         banner: str | None = None,
         workspace_label: str | None = None,
@@ -125,13 +106,13 @@ class AgentApp(App[int]):
         session: SessionStart | None = None,
     ) -> None:
         super().__init__()
-        self.agent = agent
+        self.front = Front(agent)
         self.session_start = session or SessionStart()  # --continue / --resume (resume_flow)
         self.banner = banner
-        self.workspace: Path = Path(agent.deps.workspace)
+        self.workspace: Path = self.front.workspace
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
-        self.completer = Completer(agent)
+        self.completer = Completer(self.front.completions)
         # Monotonic seconds for the status bar's and running cards' elapsed time and /terminals;
         # tests freeze it (snapshots through DEFAULT_CLOCK).
         self.clock: Callable[[], float] = DEFAULT_CLOCK
@@ -170,28 +151,28 @@ class AgentApp(App[int]):
         return self.query_one(PromptInput)
 
     async def on_mount(self) -> None:
-        theme = self.agent.deps.config.section("ui", "theme")
+        theme = self.front.settings().theme
         self.theme = THEMES.get(theme or "dark", "textual-dark")
-        status = self.status
         self.refresh_model_status()
-        status.workspace = self.workspace_label
-        status.approval_mode = approval_mode(self.agent)
-        status.sandbox = sandbox_label(self.agent)
+        self.status.workspace = self.workspace_label
+        self.refresh_approval_mode()
         self.prompt_input.prompt_history = load_history(self.workspace)
-        saved = tool_prefs.load_disabled(self.workspace)
-        if saved:
-            self.agent.deps.tools.disabled = saved
+        self.front.tools.restore_saved()
         if self.banner:
             await self.transcript.add(Note(self.banner, "warning"))
         for notice in self._startup_notices():
             await self.transcript.add(Note(notice, "warning"))
         await resume_flow.start(self, self.session_start)
-        self.install_mcp_hooks()
-        if self.agent.deps.mcp is not None:
+        from agent_tui.ui.screens.mcp_questions import McpDialogs
+
+        # Elicitation forms and sampling consent are answered here (also by servers trusting the
+        # folder starts later); headless declines both.
+        self.front.mcp.answer_with(McpDialogs(self))
+        if self.front.mcp.present:
             from agent_tui.ui.mcp_status import watch_mcp
 
-            watch_mcp(self, self.agent.deps.mcp)  # "MCP: N starting…", tools over the limit
-        self.agent.start()  # MCP servers start in the background; the first frame never waits
+            watch_mcp(self)  # "MCP: N starting…", tools over the limit
+        self.front.start()  # MCP servers start in the background; the first frame never waits
         self.prompt_input.focus()
         self._check_trust()
         if self.session_start.pick or self.session_start.other is not None:
@@ -201,29 +182,19 @@ class AgentApp(App[int]):
             return
         self._load_files()
 
-    def install_mcp_hooks(self) -> None:
-        # Elicitation forms and sampling consent are answered here; headless leaves them unset.
-        if self.agent.deps.mcp is not None:
-            from agent_tui.ui.screens.mcp_questions import install_mcp_hooks
-
-            install_mcp_hooks(self, self.agent.deps.mcp)
-
     def _startup_notices(self) -> list[str]:
-        from agent_tui.config_gate import format_keys
         from agent_tui.ui import trust_flow
 
-        config = self.agent.deps.config
         notices: list[str] = []
-        if config.ignored_untrusted and trust_flow.trust_answer_here(self) is False:
+        ignored = self.front.trust.question().keys
+        if ignored and trust_flow.trust_answer_here(self) is False:
             # Only after a "no": never answered, the trust question comes instead (_check_trust).
             notices.append(
-                f"This folder's .agentrc sets {format_keys(config.ignored_untrusted)}, which apply "
+                f"This folder's .agentrc sets {format_keys(ignored)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
-        notices.extend(startup_notices(self.agent))
-        from agent_tui.state_files import take_notices
-
-        notices.extend(take_notices())  # damaged state files moved aside
+        notices.extend(self.front.startup_notices())
+        notices.extend(self.front.state_notices())  # damaged state files moved aside
         return notices
 
     # ---- workspace trust: the flow lives in ui/trust_flow.py ----------------
@@ -240,15 +211,14 @@ class AgentApp(App[int]):
         await trust_flow.apply_trust(self, trusted)
 
     def refresh_approval_mode(self) -> None:
-        self.status.approval_mode = approval_mode(self.agent)
-        self.status.sandbox = sandbox_label(self.agent)
+        shown = self.front.status()
+        self.status.approval_mode = shown.mode
+        self.status.sandbox = shown.sandbox
 
     def refresh_model_status(self) -> None:
         """The model's name, and its endpoint's host when it is not the provider's own API."""
-        from agent_tui.config import endpoint_host
-
-        self.status.model_name = self.agent.model.name
-        self.status.endpoint = endpoint_host(self.agent.model) or ""
+        self.status.model_name = self.front.model.name
+        self.status.endpoint = self.front.endpoint()
 
     def _first_frame_painted(self, path: str) -> None:
         Path(path).write_text(f"{time.time():.6f}", encoding="utf-8")
@@ -329,7 +299,7 @@ class AgentApp(App[int]):
         """Show ``text`` and send it through the core's front door: ``!command``, a slash
         command or a prompt (the core tells them apart and runs each once)."""
         request = UserInput(text)
-        if request.shell_command is not None and self.agent.interactive:
+        if request.shell_command is not None and self.front.interactive:
             self.turn_worker = self.run_shell(request)
             return
         self.rewind_flow.before_prompt()
@@ -344,7 +314,7 @@ class AgentApp(App[int]):
     async def run_shell(self, request: UserInput) -> None:
         card: ShellCard | None = None
         try:
-            async for event in submit(self.agent, request):
+            async for event in self.front.submit(request):
                 if isinstance(event, ev.UserShellStarted):
                     card = ShellCard(event.command)
                     await self.transcript.add(card)
@@ -356,16 +326,16 @@ class AgentApp(App[int]):
             raise
 
     @work(exclusive=True, group="turn")
-    async def run_turn(self, text: str, images: tuple[Any, ...] = ()) -> None:
+    async def run_turn(self, text: str, images: tuple[ImageBlock, ...] = ()) -> None:
         await self._run_turn(text, images)
 
-    async def _run_turn(self, text: str, images: tuple[Any, ...] = ()) -> None:
+    async def _run_turn(self, text: str, images: tuple[ImageBlock, ...] = ()) -> None:
         from agent_tui.ui.render import TurnView
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
-        said = self.agent.conversation.checkpoint()
-        turn_events = submit(self.agent, UserInput(text, tuple(images)))
+        said = self.front.messages
+        turn_events = self.front.submit(UserInput(text, tuple(images)))
         try:
             async for event in turn_events:
                 # A sub-agent's questions are asked like the agent's own (the sub-run awaits them).
@@ -400,20 +370,20 @@ class AgentApp(App[int]):
                 # Compared whole, not by length: a compaction changes the length too.
                 if view.local:  # a command answered here (/help, /clear, /compact): no prompt
                     pass
-                elif self.agent.conversation.messages == said:  # the agent undid the turn
+                elif self.front.messages == said:  # the agent undid the turn
                     self._mark_unanswered()
                 else:
-                    self.rewind_flow.turn_kept(self.agent.last_prompt_index)
+                    self.rewind_flow.turn_kept(self.front.last_prompt_index)
                 self._set_busy(False)
                 self.mode_flow.turn_finished(view.finished)
-                notify_if_away(self, turn_end_message(self.agent.conversation))
+                notify_if_away(self, turn_end_message(self.front.messages))
                 self.title = APP_TITLE
 
     async def _ask_prompt_arguments(self, event: ev.PromptArgumentsRequested) -> None:
         """A command's missing arguments: ask in a form; the core runs it again with them."""
         from agent_tui.ui.screens.prompt_args import prompt_arguments_screen
 
-        screen = prompt_arguments_screen(event.command, event.missing, self.agent.deps.mcp)
+        screen = prompt_arguments_screen(event.command, event.missing, self.front.mcp)
         answer = await self.push_screen_wait(screen)
         values = answer.content if answer.action == "accept" and answer.content else None
         if not event.values.done():
@@ -438,9 +408,7 @@ class AgentApp(App[int]):
         return self.quit_flow.quitting or not self.is_running
 
     async def _show_state_notices(self) -> None:
-        from agent_tui.state_files import take_notices
-
-        for notice in take_notices():
+        for notice in self.front.state_notices():
             await self.transcript.add(Note(notice, "warning"))
 
     def _set_busy(self, busy: bool) -> None:
@@ -465,12 +433,8 @@ class AgentApp(App[int]):
             self.bell()
         self.title = f"{APP_TITLE} — approval needed"
         self._set_terminal_title(f"agent-tui: approve {event.name}?")
-        schema, parts = None, None
-        if event.name in self.agent.deps.tools:
-            manifest = self.agent.deps.tools.manifest(event.name)
-            schema = manifest.input_schema
-            # Read-only: which parts of a compound command line a rule or grant already allows.
-            parts = self.agent.deps.approvals.command_parts(manifest, event.input, event.prepared)
+        # Read-only: which parts of a compound command line a rule or grant already allows.
+        schema, parts = self.front.approval_details(event)
         try:
             screen = ApprovalScreen(event, schema, parts)
             decision: Decision = await self.push_screen_wait(screen)
@@ -538,65 +502,56 @@ class AgentApp(App[int]):
 
                 await self.transcript.add(Note(await copy_flow.copy(self, args)))
             case actions.Terminals():
-                from agent_tui.tools.terminal_manager import terminal_manager
                 from agent_tui.ui.screens.terminals import TerminalsScreen
 
-                terminals = terminal_manager(self.agent.deps.session)
-                self.push_screen(TerminalsScreen(terminals, self.clock))
+                self.push_screen(TerminalsScreen(self.front.terminals, self.clock))
             case actions.OpenApprovals():
                 from agent_tui.ui.screens.approvals import ApprovalsScreen
 
-                self.push_screen(ApprovalsScreen(self.agent.deps.approvals.grants))
-        self.agent.record()  # /clear, /undo-clear...: the session file follows at once
+                self.push_screen(ApprovalsScreen(self.front.grants))
+        self.front.record()  # /clear, /undo-clear...: the session file follows at once
 
     def action_tools(self) -> None:
         from agent_tui.ui.screens.tool_picker import ToolPickerScreen
 
-        tools = self.agent.deps.tools
+        tools = self.front.tools
         self.push_screen(ToolPickerScreen(tools.manifests(), set(tools.disabled)), self._picked)
 
     def _picked(self, disabled: set[str] | None) -> None:
         if disabled is None:
             return
-        self.agent.deps.tools.disabled = disabled
-        tool_prefs.save_disabled(self.workspace, disabled)
+        self.front.tools.set_disabled(disabled)
         self.notify(f"{plural(len(disabled), 'tool')} disabled for this workspace")
 
     def action_help(self) -> None:
         from agent_tui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.agent.deps.commands.all()))
+        self.push_screen(HelpScreen(self.front.completions.all_commands()))
 
     async def _pick_model(self, alias: str = "") -> None:
         """Switch to the model ``alias`` (``/model fast``), or pick one from a list."""
-        from agent_tui.config import model_choices
         from agent_tui.ui.screens.model_picker import ModelPickerScreen
 
-        config = self.agent.deps.config
-        if not config.models:
+        models = self.front.model_choices()
+        if not models:
             await self.transcript.add(
                 Note("No models configured: add [models.<alias>] to .agentrc.")
             )
             return
-        models = model_choices(config)
         if alias and alias not in models:
             known = ", ".join(sorted(models))
             await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
             return
         if not alias:
-            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model))
+            picked = await self.push_screen_wait(ModelPickerScreen(models, self.front.model))
             alias = picked or ""
         if alias:
-            from agent_tui.errors import AgentError
-            from agent_tui.providers import make_provider
-
             model = models[alias]
             try:
-                provider = make_provider(model)
+                await self.front.switch_model(model)
             except AgentError as exc:
                 await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
                 return
-            await self.agent.set_model(model, provider)
             self.refresh_model_status()
             await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
 
@@ -611,12 +566,12 @@ class AgentApp(App[int]):
     async def shutdown_agent(self) -> None:
         """Stop MCP servers, kill background terminals, close the provider (errors logged)."""
         try:
-            await self.agent.aclose()
+            await self.front.aclose()
         except Exception:  # quitting must end in exit 0 whatever a server did: log, carry on
             logger.exception("shutting the agent down failed")
 
 
-def run_tui(agent: Any, *, banner: str | None = None, session: SessionStart | None = None) -> int:
+def run_tui(agent: Agent, *, banner: str | None = None, session: SessionStart | None = None) -> int:
     """Run the app until the user quits.
 
     Args:

@@ -38,21 +38,20 @@ class ClearFlow:
         self.saved: SavedConversation | None = None
 
     def _take(self) -> SavedConversation:
-        conversation = self.app.agent.conversation
-        return SavedConversation(list(conversation.messages), self.app.transcript.records())
+        return SavedConversation(self.app.front.messages, self.app.transcript.records())
 
     async def clear(self) -> None:
         """Ask (when there are messages), then clear; run inside a worker (it awaits a dialog)."""
         from agent_tui.ui.screens.confirm_clear import ConfirmClearScreen
 
         app = self.app
-        count = len(app.agent.conversation.messages)
+        count = len(app.front.messages)
         if count and not await app.push_screen_wait(ConfirmClearScreen(count)):
             await app.transcript.add(Note("Kept the conversation."))
             return
         if count:
             self.saved = self._take()
-        app.agent.reset()
+        app.front.clear()
         await app.transcript.clear()
         if count:
             text = f"Cleared {plural(count, 'message')} — /undo-clear brings them back."
@@ -66,6 +65,6 @@ class ClearFlow:
             return
         saved, current = self.saved, self._take()
         self.saved = current if current.messages else None
-        app.agent.conversation.messages[:] = saved.messages
+        app.front.restore_messages(saved.messages)
         await app.transcript.restore(saved.entries)
         await app.transcript.add(Note(f"Brought back {plural(len(saved.messages), 'message')}."))

@@ -9,21 +9,22 @@ in the prompt for the user to finish; any other is sent at once.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 if TYPE_CHECKING:
+    from agent_tui.front.views import CommandView
     from agent_tui.ui.app import AgentApp
 
 
-def command_text(command: Any) -> str:
+def command_text(command: CommandView) -> str:
     """How the command is typed: ``/help``, ``@workspace /explain``."""
     prefix = f"@{command.participant} " if command.participant else ""
     return f"{prefix}/{command.name}"
 
 
-def needs_arguments(command: Any) -> bool:
+def needs_arguments(command: CommandView) -> bool:
     # "[alias]" is optional; anything else ("<topic>", "ID") must be typed. A participant's
     # command is a question to that participant: the question is still to come.
     hint = str(command.args_hint).strip()
@@ -37,10 +38,10 @@ class SlashCommandsProvider(Provider):
     def agent_app(self) -> AgentApp:
         return self.app  # type: ignore[return-value]
 
-    def _commands(self) -> list[Any]:
-        return list(self.agent_app.agent.deps.commands.all())
+    def _commands(self) -> list[CommandView]:
+        return self.agent_app.front.completions.all_commands()
 
-    def _choose(self, command: Any) -> None:
+    def _choose(self, command: CommandView) -> None:
         prompt = self.agent_app.prompt_input
         text = command_text(command)
         prompt.focus()

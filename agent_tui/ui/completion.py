@@ -1,6 +1,6 @@
 """What the prompt input offers as you type: `/` commands, `@` participants and files, `#` references.
 
-Pure logic over the agent's registries (no Textual here), so it is cheap to test. File paths for
+Pure logic over the session's registries (``Front.completions``) (no Textual here), so it is cheap to test. File paths for
 ``#file:`` come from ``rg --files`` when ripgrep is available, else a capped walk of the workspace;
 a path with spaces is inserted quoted (``#file:"my notes.txt"``), as the reference parser reads it.
 """
@@ -15,9 +15,12 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from agent_tui.agent.references import quote_path
+from agent_tui.front.types import quote_path
+
+if TYPE_CHECKING:
+    from agent_tui.front.tools import Completions
 
 MAX_FILES = 20_000  # the walk stops here: completion must stay instant in huge trees
 MAX_SHOWN = 12
@@ -105,15 +108,16 @@ def fuzzy_filter(query: str, candidates: Iterable[str], limit: int = MAX_SHOWN) 
 
 
 class Completer:
-    """Completions for the word before the cursor, from the agent's registries.
+    """Completions for the word before the cursor, from the session's registries.
 
     Args:
-        agent: the Agent (``deps.commands``, ``deps.participants``, ``deps.tools``).
+        source: the session's commands, participants and tool references
+            (``Front.completions``).
         files: workspace-relative paths offered for ``#file:`` (filled in later by the app).
     """
 
-    def __init__(self, agent: Any, files: list[str] | None = None) -> None:
-        self.agent = agent
+    def __init__(self, source: Completions, files: list[str] | None = None) -> None:
+        self.source = source
         self.files: list[str] = files or []
 
     def complete(self, before_cursor: str) -> tuple[int, list[Completion]]:
@@ -143,7 +147,7 @@ class Completer:
         return start, []
 
     def _commands(self, prefix: str, participant: str) -> list[Completion]:
-        commands = self.agent.deps.commands.complete(prefix, participant)
+        commands = self.source.commands(prefix, participant)
         return [
             Completion(f"/{c.name} ", f"/{c.name}", c.description) for c in commands[:MAX_SHOWN]
         ]
@@ -151,7 +155,7 @@ class Completer:
     def _participants(self, prefix: str) -> list[Completion]:
         return [
             Completion(f"@{p.name} ", f"@{p.name}", p.description)
-            for p in self.agent.deps.participants.complete(prefix)[:MAX_SHOWN]
+            for p in self.source.participants(prefix)[:MAX_SHOWN]
         ]
 
     def _mentions(self, query: str) -> list[Completion]:
@@ -171,10 +175,11 @@ class Completer:
             for name, desc in SPECIAL_REFERENCES.items()
             if name.lower().startswith(query.lower())
         ]
-        for manifest in self.agent.deps.tools.enabled():
-            ref = manifest.tool_reference_name
-            if ref.lower().startswith(query.lower()):
-                offers.append(Completion(f"#{ref} ", f"#{ref}", f"tool: {manifest.display_name}"))
+        for tool in self.source.tool_references():
+            if tool.name.lower().startswith(query.lower()):
+                offers.append(
+                    Completion(f"#{tool.name} ", f"#{tool.name}", f"tool: {tool.description}")
+                )
         if query:
             offers += self._files(query)
         return offers[:MAX_SHOWN]

@@ -9,10 +9,14 @@ turns into a clipboard write.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from agent_tui.conversation import TextBlock
+from agent_tui.conversation import Message, TextBlock
+
+if TYPE_CHECKING:
+    from agent_tui.ui.app import AgentApp
 
 MAX_ENTRIES = 30
 _FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -32,10 +36,10 @@ def _preview(text: str, width: int = 60) -> str:
     return first if len(first) <= width else first[: width - 1] + "…"
 
 
-def copyables(conversation: Any) -> list[Copyable]:
+def copyables(messages: Sequence[Message]) -> list[Copyable]:
     """The last answers and their code blocks, newest first (within an answer: answer, then code)."""
     entries: list[Copyable] = []
-    for message in reversed(conversation.messages):
+    for message in reversed(messages):
         if message.role != "assistant":
             continue
         text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock)).strip()
@@ -60,9 +64,9 @@ def choose(entries: list[Copyable], args: str) -> Copyable | str:
     return entries[int(args) - 1]
 
 
-async def copy(app: Any, args: str) -> str:
+async def copy(app: AgentApp, args: str) -> str:
     """Carry out ``/copy [N|pick]`` in the app; returns the note to show."""
-    entries = copyables(app.agent.conversation)
+    entries = copyables(app.front.messages)
     if args.strip() == "pick" and entries:
         from agent_tui.ui.screens.copy_picker import CopyPickerScreen
 

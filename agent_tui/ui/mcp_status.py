@@ -7,34 +7,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_tui.mcp.tool_cap import cap_notice
 from agent_tui.ui.widgets.notes import Note
 
 if TYPE_CHECKING:
-    from agent_tui.mcp.manager import McpManager
+    from agent_tui.front.views import McpStatus
     from agent_tui.ui.app import AgentApp
 
 
-def watch_mcp(app: AgentApp, manager: McpManager) -> None:
-    """Keep the status bar's MCP count and the over-the-limit note in step with ``manager``."""
+def watch_mcp(app: AgentApp) -> None:
+    """Keep the status bar's MCP count and the over-the-limit note in step with the servers."""
     shown: list[str | None] = [None]
     noisy: set[str] = set()  # servers whose stray stdout was already noted (one note each)
 
-    def changed(_server: str) -> None:
+    def changed(status: McpStatus) -> None:
         if app.tearing_down:  # servers stop after the app has gone
             return
-        starting = len(manager.starting())
-        app.status.mcp_starting = starting
-        if starting:
+        app.status.mcp_starting = status.starting
+        if status.starting:
             return  # one note when the servers have settled, not one per server
-        notice = cap_notice(app.agent.deps.tools)
+        notice = status.cap_notice
         if notice is not None and notice != shown[0]:
             shown[0] = notice
             app.call_later(app.transcript.add, Note(notice, "warning"))
-        lines = manager.stray_output_notices(all_servers=True)
-        for name, line in zip(manager.servers, lines, strict=True):
-            if line and name not in noisy:
+        for name, line in status.stray:
+            if name not in noisy:
                 noisy.add(name)
                 app.call_later(app.transcript.add, Note(line, "warning"))
 
-    manager.listeners.append(changed)
+    app.front.mcp.watch(changed)

@@ -15,7 +15,7 @@ from textual.await_remove import AwaitRemove
 from textual.worker import WorkerState
 
 from agent_tui import events as ev
-from agent_tui.modes import Mode, ModeState
+from agent_tui.modes import Mode
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import Note
 from agent_tui.ui.widgets.plan_offer import KEEP_PLANNING, PlanOffer
@@ -34,17 +34,12 @@ class ModeFlow:
         self.app = app
         self._planned = False  # the last turn ended with an answer while in plan mode
 
-    @property
-    def modes(self) -> ModeState:
-        modes: ModeState = self.app.agent.deps.approvals.modes
-        return modes
-
     async def cycle(self) -> None:
         """Shift+Tab: the next mode; takes effect at the next tool call, even mid-turn. With the
         plan offer up, leaving plan mode this way answers it: the prompt comes back."""
-        self.modes.cycle()
+        self.app.front.cycle_mode()
         self.app.refresh_approval_mode()
-        if self.offered and self.modes.current is not Mode.PLAN:
+        if self.offered and self.app.front.mode is not Mode.PLAN:
             await self._close_offer()
 
     def _close_offer(self) -> AwaitRemove:
@@ -74,7 +69,7 @@ class ModeFlow:
             and not finished.cancelled
             and finished.stop_reason not in _NOT_A_PLAN
             and bool(finished.text.strip())
-            and self.modes.current is Mode.PLAN
+            and self.app.front.mode is Mode.PLAN
         )
 
     def turn_ended(self, state: WorkerState, queued: int) -> None:
@@ -84,7 +79,7 @@ class ModeFlow:
         if planned and state == WorkerState.SUCCESS and not queued and not self.offered:
             composer = self.app.query_one(Composer)
             composer.display = False  # what is typed meanwhile waits in it, untouched
-            self.app.mount(PlanOffer(self.modes.before_plan), before=composer)
+            self.app.mount(PlanOffer(self.app.front.mode_before_plan), before=composer)
 
     @property
     def offered(self) -> bool:
@@ -98,7 +93,7 @@ class ModeFlow:
                 Note("Still in plan mode: say what to change, or Shift+Tab to leave it.")
             )
             return
-        self.modes.leave_plan(Mode(answer))
+        self.app.front.leave_plan(Mode(answer))
         self.app.refresh_approval_mode()
         if self.app.busy:  # a prompt was sent meanwhile: it goes first; this one waits
             self.app.queue_flow.add(GO_AHEAD)

@@ -14,10 +14,15 @@ is capped, so an escape sequence cannot be smuggled into the user's terminal.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from agent_tui.conversation import Message
 from agent_tui.text_safety import one_line
+
+if TYPE_CHECKING:
+    from agent_tui.front.views import UiSettings
+    from agent_tui.ui.app import AgentApp
 
 MODES = ("off", "bell", "desktop")
 DEFAULT_MODE = "bell"
@@ -25,9 +30,9 @@ MAX_CHARS = 120
 TITLE = "agent-tui"
 
 
-def notify_mode(config: Any) -> str:
+def notify_mode(settings: UiSettings) -> str:
     """The configured ``[ui] notify`` mode (the schema has already checked the value)."""
-    value = config.section("ui", "notify") if config is not None else None
+    value = settings.notify
     return value if value in MODES else DEFAULT_MODE
 
 
@@ -55,19 +60,19 @@ def notification_sequence(mode: str, message: str, env: Mapping[str, str] | None
     return f"\x1b]9;{TITLE}: {body}\x1b\\"
 
 
-def turn_end_message(conversation: Any) -> str:
+def turn_end_message(messages: Sequence[Message]) -> str:
     """ "Turn finished: <the start of the last answer>" (the answer is cleaned when written)."""
     from agent_tui.ui.copy_flow import copyables
 
-    answers = copyables(conversation)
+    answers = copyables(messages)
     return f"done: {answers[0].text}" if answers else "turn finished"
 
 
-def notify_if_away(app: Any, message: str) -> bool:
+def notify_if_away(app: AgentApp, message: str) -> bool:
     """Write the notification when the terminal is not focused; True if one was written."""
     if app.app_focus:
         return False
-    sequence = notification_sequence(notify_mode(app.agent.deps.config), message)
+    sequence = notification_sequence(notify_mode(app.front.settings()), message)
     driver = app._driver  # noqa: SLF001 (Textual has no public way to write raw bytes)
     if not sequence or driver is None:
         return False

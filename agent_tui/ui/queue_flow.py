@@ -65,13 +65,13 @@ class QueueFlow:
 
     async def steer(self, text: str) -> None:
         """Send ``text`` to the running turn now."""
-        self.app.agent.steer(text)
+        self.app.front.steer(text)
         await self.app.transcript.add(Note(f"↳ steering (after the current tool results): {text}"))
 
     def turn_ended(self, state: WorkerState) -> None:
         """A turn's worker stopped: send the next queued message, or (cancelled) give them back."""
         # Steering no round took (the model answered first) goes first, as the next prompt.
-        self.queued[:0] = self.app.agent.take_steering()
+        self.queued[:0] = self.app.front.take_steering()
         if not self.queued:
             return
         if state == WorkerState.CANCELLED:

@@ -10,8 +10,7 @@ from typing import Protocol
 from textual.widget import Widget
 
 from agent_tui import events as ev
-from agent_tui.agent.call_progress import progress_message
-from agent_tui.agent.loop import CONTINUE_PROMPT
+from agent_tui.front.types import CONTINUE_PROMPT, progress_message
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.compaction_card import CompactionCard
 from agent_tui.ui.widgets.continue_note import ContinueNote

@@ -11,11 +11,16 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
-from agent_tui.agent import resume as sessions
+from agent_tui.front.types import (
+    Cleared,
+    Entry,
+    LoadedSession,
+    SessionFileError,
+    SessionInfo,
+    SessionStart,
+    replay_events,
+)
 from agent_tui.plural import plural
-from agent_tui.sessions.loader import Entry, LoadedSession, SessionFileError
-from agent_tui.sessions.replay import Cleared, replay_events
-from agent_tui.sessions.store import SessionInfo
 from agent_tui.text_safety import one_line
 from agent_tui.ui.widgets.notes import Note, UserMessage
 
@@ -74,7 +79,7 @@ async def draw_entries(sink: EntrySink, status: StatusBar | None, entries: list[
         await view.whole_answer(text, thinking)
 
 
-async def start(app: AgentApp, begin: sessions.SessionStart) -> None:
+async def start(app: AgentApp, begin: SessionStart) -> None:
     """On mount: draw a session the CLI resumed; note what there is to say."""
     if begin.note:
         await app.transcript.add(Note(begin.note, "warning"))
@@ -82,7 +87,7 @@ async def start(app: AgentApp, begin: sessions.SessionStart) -> None:
         await draw(app, begin.loaded)
 
 
-async def ask_first(app: AgentApp, begin: sessions.SessionStart) -> None:
+async def ask_first(app: AgentApp, begin: SessionStart) -> None:
     """In a worker after mount: the picker (``--resume``) or the other-folder question."""
     if begin.pick:
         await pick(app)
@@ -94,9 +99,7 @@ async def pick(app: AgentApp) -> None:
     """``/resume``: pick one of this workspace's sessions and resume it."""
     from agent_tui.ui.screens.session_picker import SessionPickerScreen
 
-    store = sessions.store_for(app.agent)
-    current = app.agent.recorder.session_id if app.agent.recorder is not None else ""
-    listed = [i for i in store.list(counts=True) if i.id != current]
+    listed = app.front.sessions.others()
     if not listed:
         await app.transcript.add(Note("No other saved session in this folder."))
         return
@@ -121,10 +124,9 @@ async def switch_to(app: AgentApp, info: SessionInfo) -> None:
     This session's "session" grants end with it: the resumed one starts without any.
     """
     try:
-        loaded = sessions.resume(app.agent, info)
+        loaded = app.front.sessions.switch_to(info)
     except (OSError, SessionFileError) as exc:
         await app.transcript.add(Note(f"Cannot resume {info.id}: {exc}", "error"))
         return
-    app.agent.deps.approvals.grants.reset("session")
     await app.transcript.clear()
     await draw(app, loaded)

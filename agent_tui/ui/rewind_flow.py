@@ -16,15 +16,7 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 from agent_tui import events as ev
-from agent_tui.checkpoints.restore import UndoPlan, UndoReport, apply_undo, describe, plan_undo
-from agent_tui.checkpoints.store import TurnRecord
-from agent_tui.checkpoints.targets import (
-    checkpoints_of,
-    prompts,
-    rewind_targets,
-    typed_text,
-    undo_targets,
-)
+from agent_tui.front.types import TurnRecord, UndoPlan, UndoReport, typed_text
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import MarkdownNote, Note, UserMessage
 
@@ -61,20 +53,19 @@ class RewindFlow:
         self._pending = None
 
     def _run_id(self) -> str:
-        checkpoints = checkpoints_of(self.app.agent)
-        return checkpoints.run_id if checkpoints is not None else ""
+        return self.app.front.changes.run_id
 
     # ---- /undo ---------------------------------------------------------------------------
 
     async def undo(self, force: bool) -> None:
         app = self.app
-        records = undo_targets(app.agent)
+        records = app.front.changes.undo_targets()
         if not records:
             await app.transcript.add(Note("Nothing to undo: no turn left file changes to undo."))
             return
         report = await self._restore(records, force)
         if report is not None:
-            app.agent.publish(ev.CheckpointRestored(report.files, None))
+            app.front.publish(ev.CheckpointRestored(report.files, None))
 
     async def _restore(
         self, records: list[TurnRecord], force: bool, *, show: bool = True
@@ -83,9 +74,8 @@ class RewindFlow:
         from agent_tui.ui.screens.undo_conflicts import UndoConflictsScreen
 
         app = self.app
-        checkpoints = checkpoints_of(app.agent)
-        assert checkpoints is not None
-        plan: UndoPlan = plan_undo(records, checkpoints.workspace)
+        changes = app.front.changes
+        plan: UndoPlan = changes.plan(records)
         overwrite = force
         if plan.conflicts and not force:
             answer = await app.push_screen_wait(UndoConflictsScreen(plan.conflicts))
@@ -93,9 +83,9 @@ class RewindFlow:
                 await app.transcript.add(Note("Undo cancelled: no file was changed."))
                 return None
             overwrite = answer == "overwrite"
-        report = apply_undo(plan, overwrite=overwrite)
+        report = changes.apply(plan, overwrite=overwrite)
         if show:
-            await app.transcript.add(MarkdownNote(describe(report, records)))
+            await app.transcript.add(MarkdownNote(changes.describe(report, records)))
         return report
 
     # ---- /rewind -------------------------------------------------------------------------
@@ -104,8 +94,8 @@ class RewindFlow:
         from agent_tui.ui.screens.rewind import PromptChoice, RewindScreen
 
         app = self.app
-        agent = app.agent
-        found = prompts(agent)
+        front = app.front
+        found = front.changes.prompts()
         if not found:
             await app.transcript.add(Note("Nothing to rewind: this conversation has no prompt."))
             return
@@ -118,25 +108,25 @@ class RewindFlow:
         files: tuple[str, ...] = ()
         said = "No file was changed from that prompt on."
         if choice in ("code", "both"):
-            records = rewind_targets(agent, index)
+            records = front.changes.rewind_targets(index)
             if records:
                 report = await self._restore(records, False, show=False)
                 if report is None:
                     return  # cancelled: the conversation stays too
-                files, said = report.files, describe(report, records)
+                files, said = report.files, front.changes.describe(report, records)
         to: int | None = None
         if choice in ("conversation", "both"):
             to = index
-            agent.publish(agent.rewind_conversation(index))
+            front.rewind(index)
             await self._redraw(index)
             app.prompt_input.load_text(text)
             app.prompt_input.focus()
         if choice in ("code", "both"):
             await app.transcript.add(MarkdownNote(said))  # after the redraw, which cuts notes
-        agent.publish(ev.CheckpointRestored(files, to))
+        front.publish(ev.CheckpointRestored(files, to))
 
     def _files_from(self, index: int) -> int:
-        paths = {p for r in rewind_targets(self.app.agent, index) for p in r.files}
+        paths = {p for r in self.app.front.changes.rewind_targets(index) for p in r.files}
         return len(paths)
 
     async def _redraw(self, index: int) -> None:
@@ -154,7 +144,7 @@ class RewindFlow:
     def _drawn_from_conversation(self) -> list[Callable[[], Widget]]:
         """Records of the conversation's prompts and answers (the app did not draw it itself)."""
         records: list[Callable[[], Widget]] = []
-        for message in self.app.agent.conversation.messages:
+        for message in self.app.front.messages:
             text = typed_text(message) if message.role == "user" else message.text
             if not text.strip():
                 continue

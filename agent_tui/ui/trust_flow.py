@@ -8,55 +8,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agent_tui.errors import AgentError
 from agent_tui.ui.widgets.notes import Note
 
 if TYPE_CHECKING:
+    from agent_tui.front.views import TrustQuestion
     from agent_tui.ui.app import AgentApp
 
 
 def trust_answer_here(app: AgentApp) -> bool | None:
     """The stored answer for the app's folder: True, False, or None (never asked)."""
-    from agent_tui.approvals.trust import trust_answer
-
-    # The same state dir as the grants and the /trust command.
-    return trust_answer(app.workspace, app.agent.deps.approvals.grants.path.parent)
-
-
-def untrusted_mcp_files(app: AgentApp) -> list[str]:
-    """The workspace MCP files left unread because the folder is not trusted."""
-    if app.agent.deps.mcp is None:  # no workspace MCP file exists (mcp_configured)
-        return []
-    from agent_tui.mcp.config import ignored_workspace_files
-
-    config = app.agent.deps.config
-    return ignored_workspace_files(config.workspace, trusted=config.trusted)
+    return app.front.trust.answer()
 
 
 def check_trust(app: AgentApp) -> None:
     """Ask once whether to trust a folder with trust-gated settings; apply a stored yes."""
-    config = app.agent.deps.config
-    files = untrusted_mcp_files(app)
-    if config.trusted or not (config.ignored_untrusted or files):
-        return
+    question = app.front.trust.question()
+    if not (question.keys or question.mcp_files):
+        return  # trusted, or nothing of the folder's is held back
     answer = trust_answer_here(app)
     if answer is None:
-        app.run_worker(ask_trust(app, files), exclusive=True, group="trust")
+        app.run_worker(ask_trust(app, question), exclusive=True, group="trust")
     elif answer:  # trusted earlier, yet this agent was built untrusted: catch up
         app.run_worker(apply_trust(app, True), group="trust")
 
 
-async def ask_trust(app: AgentApp, files: list[str]) -> None:
+async def ask_trust(app: AgentApp, question: TrustQuestion) -> None:
     """The trust question (a worker: it waits for the screen's answer)."""
-    from agent_tui.approvals.trust import set_trusted
     from agent_tui.ui.screens.trust import TrustScreen, gated_settings
 
-    config = app.agent.deps.config
-    settings = gated_settings(config.workspace, config.ignored_untrusted, files)
+    settings = gated_settings(app.workspace, question.keys, list(question.mcp_files))
     trusted = await app.push_screen_wait(TrustScreen(app.workspace_label, settings))
     if trusted is None:
         return  # Esc: asked again next time
     try:
-        set_trusted(app.workspace, trusted, app.agent.deps.approvals.grants.path.parent)
+        app.front.trust.store(trusted)
     except OSError as exc:  # filelock.Timeout is an OSError too
         await app.transcript.add(Note(f"Could not store your answer: {exc}", "error"))
     if trusted:
@@ -67,15 +53,11 @@ async def ask_trust(app: AgentApp, files: list[str]) -> None:
 
 async def apply_trust(app: AgentApp, trusted: bool) -> None:
     """Apply the folder's new trust to the running agent and say what changed."""
-    from agent_tui.build import apply_trust as apply_to_agent
-    from agent_tui.errors import AgentError
-
     try:
-        notes = await apply_to_agent(app.agent, trusted)
+        notes = await app.front.trust.apply(trusted)
     except AgentError as exc:
         await app.transcript.add(Note(f"Could not apply the folder's settings: {exc}", "error"))
         return
-    app.install_mcp_hooks()  # a manager created just now needs the UI's hooks
     app.refresh_approval_mode()
     app.refresh_model_status()  # trust can change the endpoint (build.apply_trust)
     for note in notes:

@@ -10,9 +10,10 @@ import pytest
 
 from agent_tui.agent.references import find_tokens, parse_file_arg
 from agent_tui.commands.registry import CommandRegistry, CommandResult, SlashCommand
+from agent_tui.front import tool_prefs
+from agent_tui.front.tools import Completions
 from agent_tui.participants.registry import Participant, ParticipantRegistry
 from agent_tui.tools.registry import ToolRegistry
-from agent_tui.ui import tool_prefs
 from agent_tui.ui.completion import Completer, fuzzy_filter, list_files
 from agent_tui.ui.local_commands import split_command
 from agent_tui.ui.screens.approval import validate_edit
@@ -41,7 +42,7 @@ def _agent() -> SimpleNamespace:
 
 
 def test_slash_completion_only_at_the_start() -> None:
-    completer = Completer(_agent())
+    completer = Completer(Completions(_agent()))
     start, offers = completer.complete("/he")
     assert start == 0 and [o.insert for o in offers] == ["/help "]
     assert offers[0].description == "List commands"
@@ -49,19 +50,21 @@ def test_slash_completion_only_at_the_start() -> None:
 
 
 def test_participant_command_completion() -> None:
-    completer = Completer(_agent())
+    completer = Completer(Completions(_agent()))
     start, offers = completer.complete("@workspace /ex")
     assert start == len("@workspace ")
     assert [o.label for o in offers] == ["/explain"]
 
 
 def test_participant_completion() -> None:
-    _, offers = Completer(_agent()).complete("@t")
+    _, offers = Completer(Completions(_agent())).complete("@t")
     assert [o.label for o in offers] == ["@terminal"]
 
 
 def test_reference_completion_specials_tools_and_files() -> None:
-    completer = Completer(_agent(), files=["src/app.py", "src/apple/pie.py", "README.md"])
+    completer = Completer(
+        Completions(_agent()), files=["src/app.py", "src/apple/pie.py", "README.md"]
+    )
     _, offers = completer.complete("look at #ch")
     assert [o.label for o in offers] == ["#changes"]
     _, offers = completer.complete("#write")
@@ -72,7 +75,7 @@ def test_reference_completion_specials_tools_and_files() -> None:
 
 
 def test_file_completion_quotes_a_path_with_spaces_and_only_that_path() -> None:
-    completer = Completer(_agent(), files=["docs/my notes.txt", "docs/notes.md"])
+    completer = Completer(Completions(_agent()), files=["docs/my notes.txt", "docs/notes.md"])
 
     _, offers = completer.complete("see #file:notes")
 
@@ -86,7 +89,7 @@ def test_file_completion_quotes_a_path_with_spaces_and_only_that_path() -> None:
 def test_file_completion_inserts_what_the_reference_parser_reads_back() -> None:
     paths = ["my notes.txt", 'say "hi".txt', "v2:3", "notes!", "plain.txt"]
 
-    _, offers = Completer(_agent(), files=paths).complete("#file:")
+    _, offers = Completer(Completions(_agent()), files=paths).complete("#file:")
 
     read_back = []
     for offer in offers:
@@ -98,7 +101,7 @@ def test_file_completion_inserts_what_the_reference_parser_reads_back() -> None:
 
 @pytest.mark.parametrize("typed", ['see #file:"my no', "see #file:'my no"])
 def test_file_completion_inside_an_open_quote_replaces_from_the_hash(typed: str) -> None:
-    completer = Completer(_agent(), files=["docs/my notes.txt", "nothing.py"])
+    completer = Completer(Completions(_agent()), files=["docs/my notes.txt", "nothing.py"])
 
     start, offers = completer.complete(typed)
 
@@ -107,7 +110,7 @@ def test_file_completion_inside_an_open_quote_replaces_from_the_hash(typed: str)
 
 
 def test_a_closed_quoted_file_is_not_completed_again() -> None:
-    completer = Completer(_agent(), files=["my notes.txt"])
+    completer = Completer(Completions(_agent()), files=["my notes.txt"])
 
     assert completer.complete('#file:"my notes.txt" ')[1] == []
     assert completer.complete('#file:"my notes.txt" and no')[1] == []
@@ -117,7 +120,7 @@ def test_a_closed_quoted_file_is_not_completed_again() -> None:
 def test_disabled_tools_are_not_offered_as_references() -> None:
     agent = _agent()
     agent.deps.tools.disabled.add("write_note")
-    _, offers = Completer(agent).complete("#wr")
+    _, offers = Completer(Completions(agent)).complete("#wr")
     assert "#writeNote" not in [o.label for o in offers]
 
 

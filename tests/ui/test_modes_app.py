@@ -65,10 +65,9 @@ async def test_shift_tab_cycles_the_modes_and_the_status_bar_says_which(
 ) -> None:
     app = make_app(tmp_path, monkeypatch, fake_llm)
     async with app.run_test(size=(80, 24)) as pilot:
-        modes = app.agent.deps.approvals.modes
         seen = []
         for _ in range(4):
-            seen.append((modes.current, bar(app)))
+            seen.append((app.front.mode, bar(app)))
             await pilot.press("shift+tab")
             await pilot.pause()
         assert [m for m, _ in seen] == [Mode.ASK, Mode.ACCEPT_EDITS, Mode.PLAN, Mode.ASK]
@@ -87,7 +86,7 @@ async def test_shift_tab_in_a_dialog_moves_its_focus_and_keeps_the_mode(
         await wait_screen(pilot, "ApprovalScreen")
         await pilot.press("shift+tab")
         await pilot.pause()
-        assert app.agent.deps.approvals.modes.current is Mode.ASK
+        assert app.front.mode is Mode.ASK
         assert "mode: ask" in bar(app)
         await pilot.press("n", "enter")  # deny, no reason
         await wait_idle(pilot)
@@ -141,7 +140,7 @@ async def test_plan_mode_refuses_an_edit_then_offers_the_plan_and_carries_it_out
         await pilot.press("1")  # carry it out, accepting edits as before
         await wait_until(pilot, lambda: len(fake_llm.requests) == 4, "the plan carried out")
         await wait_idle(pilot)
-        assert app.agent.deps.approvals.modes.current is Mode.ACCEPT_EDITS
+        assert app.front.mode is Mode.ACCEPT_EDITS
         assert (app.workspace / "new.txt").read_text() == "built\n"  # no dialog: accept edits
         assert [m.text for m in app.query(UserMessage)] == ["plan a file", GO_AHEAD]
         go = texts(fake_llm.requests[2]["messages"][-1])
@@ -159,7 +158,7 @@ async def test_keep_planning_stays_in_plan_mode_and_sends_nothing(
         await plan_until_offered(pilot, app)
         await pilot.press("escape")
         await pilot.pause()
-        assert app.agent.deps.approvals.modes.current is Mode.PLAN
+        assert app.front.mode is Mode.PLAN
         assert len(fake_llm.requests) == 1
         assert any("Still in plan mode" in n.text for n in app.query(Note))
         assert app.prompt_input.has_focus
@@ -214,7 +213,7 @@ async def test_typing_over_the_offer_keeps_planning_with_what_is_typed(
         await pilot.pause()
         assert not app.query(PlanOffer) and app.query_one(Composer).display
         assert app.prompt_input.text == "fewer steps" and app.prompt_input.has_focus
-        assert app.agent.deps.approvals.modes.current is Mode.PLAN
+        assert app.front.mode is Mode.PLAN
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.query(PlanOffer), "the next plan's offer")
         assert texts(fake_llm.requests[1]["messages"][-1]) == ["fewer steps"]

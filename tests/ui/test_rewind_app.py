@@ -208,4 +208,4 @@ async def test_rewind_redraws_a_conversation_the_app_did_not_draw_from_its_messa
             answers = [a.text for a in app.query(AssistantMessage)]
             assert answers == ["first answer"]
             assert app.query_one("PromptInput").text == "second prompt"  # type: ignore[attr-defined]
-        assert [m.role for m in app.agent.conversation.messages] == ["user", "assistant"]
+        assert [m.role for m in app.front.messages] == ["user", "assistant"]

@@ -190,12 +190,12 @@ async def test_typing_as_the_plan_offer_opens_does_not_carry_the_plan_out(
         assert offer.has_class("-unarmed") and offer.query_one("#guard-notice").display
         await pilot.press("enter")  # would pick "carry it out"
         await pilot.pause()
-        assert app.query(PlanOffer) and app.agent.deps.approvals.modes.current is Mode.PLAN
+        assert app.query(PlanOffer) and app.front.mode is Mode.PLAN
         await pilot.press("1", "2")  # typed text: the offer goes, the prompt takes them
         await pilot.pause()
         assert not app.query(PlanOffer)
         assert app.prompt_input.text == "12"
-        assert app.agent.deps.approvals.modes.current is Mode.PLAN
+        assert app.front.mode is Mode.PLAN
         assert len(fake_llm.requests) == 1  # nothing was sent to carry the plan out
 
 

@@ -10,8 +10,11 @@ from agent_tui.commands.registry import CommandContext, CommandRegistry, Command
 
 async def _compact(ctx: CommandContext, args: str) -> CommandResult:
     from agent_tui.agent.compaction.run import compact
+    from agent_tui.agent.loop import Agent
 
     agent = ctx.agent
+    if not isinstance(agent, Agent):  # the planner hands the Agent itself (TurnCommandContext)
+        raise TypeError(f"/compact needs the session's Agent, not {type(agent).__name__}")
 
     def run() -> AsyncIterator[ev.Event]:
         return compact(agent, args.strip())

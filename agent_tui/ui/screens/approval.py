@@ -22,9 +22,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from agent_tui.approvals.keys import NARROW_KEY, grant_choice, input_problem
-from agent_tui.approvals.types import NETWORK_GRANT, OUTSIDE_GRANT, CommandPart, Decision, Scope
 from agent_tui.events import ApprovalRequested
+from agent_tui.front.types import (
+    NARROW_KEY,
+    NETWORK_GRANT,
+    OUTSIDE_GRANT,
+    CommandPart,
+    Decision,
+    Scope,
+    grant_choice,
+    input_problem,
+)
 from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.key_guard import GuardedModal, guard_notice
 from agent_tui.ui.screens.approval_body import block_widgets, parts_text

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
-from agent_tui.approvals.types import CommandPart
+from agent_tui.front.types import CommandPart
 from agent_tui.text_safety import visible, visible_markdown
 from agent_tui.ui.widgets.tool_card import coloured_diff, looks_like_diff
 

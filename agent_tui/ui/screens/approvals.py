@@ -7,7 +7,7 @@ session grant from memory, a stored one from the state file); Esc closes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,8 +15,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
-from agent_tui.approvals.grants import ApprovalGrant
+from agent_tui.front.types import ApprovalGrant
 from agent_tui.text_safety import one_line
+
+if TYPE_CHECKING:
+    from agent_tui.front.grants import Grants
 
 COLUMNS = ("scope", "tool", "pattern", "granted (UTC)")
 
@@ -31,8 +34,8 @@ class ApprovalsScreen(ModalScreen[None]):
     """The grants table.
 
     Args:
-        store: the session's ``GrantStore`` (``agent.deps.approvals.grants``); revoking goes
-            through it, so the next identical call is asked again.
+        grants: the session's grants (``Front.grants``); revoking one means the next identical
+            call is asked again.
     """
 
     CSS_PATH = "approvals.tcss"
@@ -41,9 +44,9 @@ class ApprovalsScreen(ModalScreen[None]):
         Binding("escape,q", "close", "Close"),
     ]
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, grants: Grants) -> None:
         super().__init__()
-        self.store = store
+        self.grants = grants
         self.revoked: list[ApprovalGrant] = []
 
     def compose(self) -> ComposeResult:
@@ -58,11 +61,11 @@ class ApprovalsScreen(ModalScreen[None]):
         self.reload()
 
     def reload(self) -> None:
-        """Fill the table from the store (other instances may have changed the file)."""
+        """Fill the table from the grants (other instances may have changed the file)."""
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
-        grants = self.store.grants()
+        grants = self.grants.list()
         for grant in grants:
             table.add_row(*grant_row(grant), key=grant.id)
         if grants:
@@ -75,7 +78,7 @@ class ApprovalsScreen(ModalScreen[None]):
         if table.row_count == 0:
             return
         grant_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        revoked = self.store.revoke(grant_id) if grant_id is not None else None
+        revoked = self.grants.revoke(grant_id) if grant_id is not None else None
         if revoked is None:
             self.notify("That approval was already gone.", severity="warning")
         else:

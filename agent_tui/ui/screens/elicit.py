@@ -17,7 +17,7 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
-from agent_tui.mcp.types import ElicitAnswer
+from agent_tui.front.types import ElicitAnswer
 from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.key_guard import GuardedModal, guard_notice
 from agent_tui.ui.widgets.elicit_fields import FieldSpec, check_choices, coerce_text

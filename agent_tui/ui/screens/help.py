@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +11,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Markdown
 
 from agent_tui.text_safety import visible_markdown
+
+if TYPE_CHECKING:
+    from agent_tui.front.views import CommandView
 
 KEYS = (
     ("Enter", "send the prompt"),
@@ -45,8 +48,8 @@ KEYS = (
 )
 
 
-def help_markdown(commands: list[Any]) -> str:
-    """The help text: keys, then commands (``SlashCommand`` records), as compact lists."""
+def help_markdown(commands: list[CommandView]) -> str:
+    """The help text: keys, then commands, as compact lists."""
     lines = ["## Keys", ""]
     lines += [f"- **{key}**: {does}" for key, does in KEYS]
     lines += ["", "## Commands", ""]
@@ -63,7 +66,7 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS = [Binding("escape,q,f1", "dismiss", "Close")]
 
-    def __init__(self, commands: list[Any]) -> None:
+    def __init__(self, commands: list[CommandView]) -> None:
         super().__init__()
         self.commands = commands
 

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label, OptionList, Static
 
-from agent_tui.mcp.types import InputSpec
+from agent_tui.front.types import InputSpec
 from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.key_guard import GuardedModal, guard_notice
 

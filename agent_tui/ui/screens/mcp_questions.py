@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from textual.app import App
 from textual.screen import Screen
 
-if TYPE_CHECKING:
-    from agent_tui.approvals.types import Decision
-    from agent_tui.mcp.manager import McpManager
-    from agent_tui.mcp.types import ElicitAnswer, InputSpec, SamplingRequest
+from agent_tui.front.types import Decision, ElicitAnswer, InputSpec, SamplingRequest
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,14 +42,18 @@ async def ask_modal(app: App[Any], screen: Screen[T]) -> T | None:
         raise
 
 
-def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
-    """Answer ``manager``'s elicitation, sampling-consent and input requests with modal screens."""
+class McpDialogs:
+    """Answers MCP servers' elicitation, sampling-consent and input requests with modal screens
+    (``front.mcp.McpQuestions``)."""
 
-    async def on_elicit(server: str, message: str, schema: dict[str, Any]) -> ElicitAnswer:
-        from agent_tui.mcp.types import ElicitAnswer
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+
+    async def on_elicit(self, server: str, message: str, schema: dict[str, Any]) -> ElicitAnswer:
         from agent_tui.ui.screens.elicit import ElicitScreen
         from agent_tui.ui.widgets.elicit_fields import parse_schema
 
+        app = self.app
         try:
             fields = parse_schema(schema)
         except ValueError as exc:
@@ -65,29 +66,22 @@ def install_mcp_hooks(app: App[Any], manager: McpManager) -> None:
         answer = await ask_modal(app, ElicitScreen(server, message, fields))
         return answer if answer is not None else ElicitAnswer("cancel")
 
-    async def on_elicit_url(server: str, message: str, url: str) -> ElicitAnswer:
-        from agent_tui.mcp.types import ElicitAnswer
+    async def on_elicit_url(self, server: str, message: str, url: str) -> ElicitAnswer:
         from agent_tui.ui.screens.elicit_url import ElicitUrlScreen
 
-        app.bell()
-        answer = await ask_modal(app, ElicitUrlScreen(server, message, url))
+        self.app.bell()
+        answer = await ask_modal(self.app, ElicitUrlScreen(server, message, url))
         return answer if answer is not None else ElicitAnswer("cancel")
 
-    async def ask_sampling(server: str, request: SamplingRequest) -> Decision:
-        from agent_tui.approvals.types import Decision
+    async def ask_sampling(self, server: str, request: SamplingRequest) -> Decision:
         from agent_tui.ui.screens.sampling_consent import SamplingConsentScreen
 
-        app.bell()
-        answer = await ask_modal(app, SamplingConsentScreen(server, request))
+        self.app.bell()
+        answer = await ask_modal(self.app, SamplingConsentScreen(server, request))
         return answer if answer is not None else Decision(allow=False)  # taken down unanswered
 
-    async def ask_input(server: str, spec: InputSpec) -> str | None:
+    async def ask_input(self, server: str, spec: InputSpec) -> str | None:
         from agent_tui.ui.screens.mcp_input import McpInputScreen
 
-        app.bell()
-        return await ask_modal(app, McpInputScreen(server, spec))
-
-    manager.hooks.on_elicit = on_elicit
-    manager.hooks.on_elicit_url = on_elicit_url
-    manager.hooks.ask_sampling = ask_sampling
-    manager.hooks.ask_input = ask_input
+        self.app.bell()
+        return await ask_modal(self.app, McpInputScreen(server, spec))

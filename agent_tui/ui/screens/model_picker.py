@@ -3,7 +3,7 @@ models (``[models.<alias>]`` in .agentrc)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,6 +13,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+if TYPE_CHECKING:
+    from agent_tui.front.types import ModelConfig
+
 
 class ModelPickerScreen(ModalScreen[str | None]):
     """Dismisses with the chosen alias, or None on Esc."""
@@ -20,7 +23,7 @@ class ModelPickerScreen(ModalScreen[str | None]):
     CSS_PATH = "model_picker.tcss"
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
-    def __init__(self, models: dict[str, Any], current: Any) -> None:
+    def __init__(self, models: dict[str, ModelConfig], current: ModelConfig) -> None:
         """``current`` is the running ModelConfig: the entry equal to it is marked."""
         super().__init__()
         self.models = models

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual.suggester import Suggester
 
-from agent_tui.mcp.types import PromptArg
+from agent_tui.front.types import PromptArg
 from agent_tui.ui.screens.elicit import ElicitScreen
 from agent_tui.ui.widgets.elicit_fields import FieldSpec
 
@@ -35,7 +35,7 @@ class CompletionSuggester(Suggester):
 
 
 if TYPE_CHECKING:
-    from agent_tui.mcp.manager import McpManager
+    from agent_tui.front.mcp import Mcp
 
 
 def argument_fields(missing: Sequence[PromptArg]) -> list[FieldSpec]:
@@ -46,24 +46,20 @@ def argument_fields(missing: Sequence[PromptArg]) -> list[FieldSpec]:
     ]
 
 
-def prompt_arguments_screen(
-    command: str, missing: Sequence[PromptArg], manager: McpManager | None
-) -> ElicitScreen:
+def prompt_arguments_screen(command: str, missing: Sequence[PromptArg], mcp: Mcp) -> ElicitScreen:
     """The form for the arguments ``missing`` of the command ``command``.
 
     Args:
         command: the command's name (``mcp.<server>.<prompt>``).
         missing: the required arguments it was not given.
-        manager: the session's McpManager (for suggestions), or None.
+        mcp: the session's MCP servers (for suggestions).
     """
-    from agent_tui.commands.mcp_cmds import complete_prompt_argument
-
     suggesters: dict[str, Suggester] = {}
-    if manager is not None:
+    if mcp.present:
         for arg in missing:
 
             async def complete(value: str, name: str = arg.name) -> list[str]:
-                return await complete_prompt_argument(manager, command, name, value)
+                return await mcp.complete_argument(command, name, value)
 
             suggesters[arg.name] = CompletionSuggester(complete)
     server = command.split(".")[1] if command.count(".") >= 2 else ""

@@ -17,9 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from agent_tui.agent.resume import age
+from agent_tui.front.types import SessionInfo, age
 from agent_tui.plural import plural
-from agent_tui.sessions.store import SessionInfo
 from agent_tui.text_safety import one_line
 from agent_tui.ui.key_guard import GuardedModal, guard_notice
 

@@ -1,13 +1,15 @@
 """``/terminals``: the session's background terminals, and killing one.
 
-Lists every terminal of the session's ``TerminalManager`` (commands run with ``is_background``,
+Lists every background terminal of the session (``Front.terminals``: commands run with ``is_background``,
 and those a command left running): id, state (running / exited N / killed), how long it ran and
 the command on one line; the highlighted one's log path below. ``k`` or the Kill button kills it
-through ``TerminalManager.kill``, the kill_terminal tool's path, so its whole process group and
+the kill_terminal tool's way, so its whole process group and
 whatever left the group die. The list refreshes every second while open; Esc closes.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,29 +19,31 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label
 
 from agent_tui.durations import elapsed_text
-from agent_tui.errors import ToolError
 from agent_tui.text_safety import one_line
-from agent_tui.tools.terminal_manager import BackgroundTerminal, TerminalManager
 from agent_tui.ui.terminal_tail import Clock
+
+if TYPE_CHECKING:
+    from agent_tui.front.grants import Terminals
+    from agent_tui.front.views import TerminalView
 
 COLUMNS = ("id", "state", "ran", "command")
 COMMAND_CHARS = 60
 REFRESH_S = 1.0
 
 
-def terminal_row(terminal: BackgroundTerminal, now: float) -> tuple[str, str, str, str]:
+def terminal_row(terminal: TerminalView) -> tuple[str, str, str, str]:
     """One table row; the command is the model's text: one line, control characters shown."""
     command = one_line(terminal.command.replace("\r\n", " ").replace("\n", " "))
     if len(command) > COMMAND_CHARS:
         command = command[: COMMAND_CHARS - 1] + "…"
-    return terminal.terminal_id, terminal.status(), elapsed_text(terminal.ran_for(now)), command
+    return terminal.terminal_id, terminal.status, elapsed_text(terminal.ran_for), command
 
 
 class TerminalsScreen(ModalScreen[None]):
     """The background terminals table.
 
     Args:
-        manager: the session's terminals (``terminal_manager(agent.deps.session)``).
+        terminals: the session's terminals (``Front.terminals``).
         clock: monotonic seconds (``AgentApp.clock``), for how long a running one has run.
     """
 
@@ -49,9 +53,10 @@ class TerminalsScreen(ModalScreen[None]):
         Binding("escape,q", "close", "Close"),
     ]
 
-    def __init__(self, manager: TerminalManager, clock: Clock) -> None:
+    def __init__(self, terminals: Terminals, clock: Clock) -> None:
         super().__init__()
-        self.manager = manager
+        self.terminals = terminals
+        self.shown: list[TerminalView] = []
         self.clock = clock
 
     def compose(self) -> ComposeResult:
@@ -69,25 +74,21 @@ class TerminalsScreen(ModalScreen[None]):
         self.reload()
         self.set_interval(REFRESH_S, self.reload)
 
-    def _selected(self) -> BackgroundTerminal | None:
+    def _selected(self) -> TerminalView | None:
         table = self.query_one(DataTable)
         if table.row_count == 0:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        try:
-            return self.manager.get(str(key))
-        except ToolError:
-            return None
+        return next((t for t in self.shown if t.terminal_id == key), None)
 
     def reload(self) -> None:
         """Fill the table again: states change and running times tick while the list is open."""
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
-        terminals = self.manager.terminals()
-        now = self.clock()
+        terminals = self.shown = self.terminals.list(self.clock())
         for terminal in terminals:
-            table.add_row(*terminal_row(terminal, now), key=terminal.terminal_id)
+            table.add_row(*terminal_row(terminal), key=terminal.terminal_id)
         if terminals:
             table.move_cursor(row=min(row, len(terminals) - 1))
         empty = self.query_one("#empty", Label)
@@ -114,13 +115,14 @@ class TerminalsScreen(ModalScreen[None]):
             self._kill(selected)
 
     @work(group="kill")
-    async def _kill(self, terminal: BackgroundTerminal) -> None:
-        was_running = terminal.running or terminal.process.anything_alive()
-        await self.manager.kill(terminal.terminal_id)
-        if was_running:
+    async def _kill(self, terminal: TerminalView) -> None:
+        killed = await self.terminals.kill(terminal.terminal_id)
+        if killed is None:
+            pass  # gone meanwhile: the reload below drops its row
+        elif killed.was_running:
             self.notify(f"Killed {terminal.terminal_id} and its processes.")
         else:
-            self.notify(f"{terminal.terminal_id} had already finished ({terminal.status()}).")
+            self.notify(f"{terminal.terminal_id} had already finished ({killed.status}).")
         if self.is_attached:
             self.reload()
 

@@ -18,10 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from agent_tui.front.types import MAX_TOOLS, Manifest
 from agent_tui.plural import plural
 from agent_tui.text_safety import visible
-from agent_tui.tools.base import Manifest
-from agent_tui.tools.registry import MAX_TOOLS
 
 
 def source_label(source: str) -> str:

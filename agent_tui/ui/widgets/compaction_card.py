@@ -8,7 +8,7 @@ from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown
 
 from agent_tui import events as ev
-from agent_tui.agent.compaction.run import compaction_note
+from agent_tui.front.types import compaction_note
 from agent_tui.text_safety import visible, visible_markdown
 
 

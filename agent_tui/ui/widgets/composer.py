@@ -57,8 +57,8 @@ class Composer(Vertical):
 
     @on(PromptInput.ImagePasted)
     def _image_pasted(self, event: PromptInput.ImagePasted) -> None:
+        from agent_tui.front.types import MAX_IMAGES_PER_REQUEST
         from agent_tui.images import MAX_IMAGE_BYTES, ImageError, load_image
-        from agent_tui.providers.image_limits import MAX_IMAGES_PER_REQUEST
 
         event.stop()
         if len(self.image_chips.images) >= MAX_IMAGES_PER_REQUEST:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from textual.containers import Vertical
 from textual.widget import Widget
 
-from agent_tui.sessions.loader import LoadedSession
+from agent_tui.front.types import LoadedSession
 
 
 class ReplayedTurn(Vertical):

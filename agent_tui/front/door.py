@@ -1,0 +1,206 @@
+"""``Front``: the one object a front end holds for a session.
+
+It wraps the ``Agent`` the CLI built and offers what a front end needs besides the events:
+``submit`` (the front door itself, ``agent.front.submit``), the session's lifecycle, read-only
+views, and the few changes a user makes outside a prompt. The parts are grouped by subject:
+``tools``, ``completions``, ``mcp``, ``trust``, ``grants``, ``terminals``, ``sessions`` and
+``changes`` (for /undo and /rewind).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agent_tui import events as ev
+from agent_tui.agent.front import UserInput, startup_notices, submit
+from agent_tui.conversation import Message
+from agent_tui.front.changes import Changes
+from agent_tui.front.grants import Grants, Terminals
+from agent_tui.front.mcp import Mcp
+from agent_tui.front.sessions import Sessions
+from agent_tui.front.tools import Completions, Tools
+from agent_tui.front.trust import Trust
+from agent_tui.front.views import StatusView, UiSettings
+from agent_tui.modes import Mode
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
+    from agent_tui.approvals.types import CommandPart
+    from agent_tui.config import ModelConfig
+
+
+class Front:
+    """The session as a front end sees it.
+
+    Args:
+        agent: the ``Agent`` the CLI (``build.py``) assembled; the front end never looks inside.
+    """
+
+    def __init__(self, agent: Agent) -> None:
+        self._agent = agent
+        self.tools = Tools(agent)
+        self.completions = Completions(agent)
+        self.mcp = Mcp(agent)
+        self.trust = Trust(agent, self.mcp)
+        self.grants = Grants(agent)
+        self.terminals = Terminals(agent)
+        self.sessions = Sessions(agent, self.grants)
+        self.changes = Changes(agent)
+
+    # ---- input and lifecycle --------------------------------------------------------------
+
+    def submit(self, request: UserInput) -> AsyncGenerator[ev.Event, None]:
+        """Run ``request`` (a prompt, ``/command``, ``!command``), yielding its events."""
+        return submit(self._agent, request)
+
+    @property
+    def interactive(self) -> bool:
+        """False under ``-p``: app-only commands are refused and ``!command`` is sent as text."""
+        return self._agent.interactive
+
+    def steer(self, text: str) -> None:
+        """Send ``text`` to the running turn, after the current round's tool results."""
+        self._agent.steer(text)
+
+    def take_steering(self) -> list[str]:
+        """Steering messages no round took (the turn ended first); clears them."""
+        return self._agent.take_steering()
+
+    def start(self) -> None:
+        """Start background services (MCP servers); call inside the running event loop."""
+        self._agent.start()
+
+    async def aclose(self) -> None:
+        """Stop MCP servers, background terminals, the sandbox's network, the provider."""
+        await self._agent.aclose()
+
+    def startup_notices(self) -> list[str]:
+        """What to show as the front end starts (see ``agent.front.startup_notices``)."""
+        return startup_notices(self._agent)
+
+    @staticmethod
+    def state_notices() -> list[str]:
+        """Damaged state files moved aside since the last call, one line each."""
+        from agent_tui.state_files import take_notices
+
+        return take_notices()
+
+    # ---- what the front end shows -----------------------------------------------------------
+
+    @property
+    def workspace(self) -> Path:
+        return Path(self._agent.deps.workspace)
+
+    def settings(self) -> UiSettings:
+        config = self._agent.deps.config
+        return UiSettings(config.section("ui", "theme"), config.section("ui", "notify"))
+
+    def status(self) -> StatusView:
+        """The approval mode's word (plan, accept edits, yolo, auto, ask) and the sandbox's."""
+        approvals = self._agent.deps.approvals
+        sandbox = self._agent.deps.sandbox
+        mode = approvals.modes.current
+        if mode is Mode.PLAN:
+            word = mode.label  # refuses what is not read-only, --yolo or not
+        elif approvals.yolo:
+            word = "yolo"
+        elif mode is not Mode.ASK:
+            word = mode.label
+        elif self._agent.deps.config.section("tools", "auto_approve"):
+            word = "auto"
+        else:
+            word = "ask"
+        return StatusView(word, "" if sandbox is None else sandbox.label())
+
+    def approval_details(
+        self, asked: ev.ApprovalRequested
+    ) -> tuple[dict[str, Any] | None, list[CommandPart] | None]:
+        """For an approval question: the tool's input schema (to check an edit) and, for a
+        command line, which of its parts a rule or grant already allows (None: not known)."""
+        deps = self._agent.deps
+        if asked.name not in deps.tools:
+            return None, None
+        manifest = deps.tools.manifest(asked.name)
+        parts = deps.approvals.command_parts(manifest, asked.input, asked.prepared)
+        return manifest.input_schema, parts
+
+    # ---- modes ------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        return self._agent.deps.approvals.modes.current
+
+    @property
+    def mode_before_plan(self) -> Mode:
+        """The mode plan mode was entered from (offered when a plan is accepted)."""
+        return self._agent.deps.approvals.modes.before_plan
+
+    def cycle_mode(self) -> Mode:
+        """The next mode; it applies from the next tool call, even mid-turn."""
+        return self._agent.deps.approvals.modes.cycle()
+
+    def leave_plan(self, mode: Mode) -> None:
+        self._agent.deps.approvals.modes.leave_plan(mode)
+
+    # ---- the model --------------------------------------------------------------------------
+
+    @property
+    def model(self) -> ModelConfig:
+        return self._agent.model
+
+    def endpoint(self) -> str:
+        """The model's ``host[:port]`` when it is not the provider's own API, else ""."""
+        from agent_tui.config import endpoint_host
+
+        return endpoint_host(self._agent.model) or ""
+
+    def model_choices(self) -> dict[str, ModelConfig]:
+        """What ``/model`` offers, by alias (empty when no ``[models.*]`` is configured)."""
+        from agent_tui.config import model_choices
+
+        config = self._agent.deps.config
+        return model_choices(config) if config.models else {}
+
+    async def switch_model(self, model: ModelConfig) -> None:
+        """Use ``model`` from the next request on.
+
+        Raises:
+            AgentError: its provider cannot be created; the model stays as it was.
+        """
+        from agent_tui.providers import make_provider
+
+        await self._agent.set_model(model, make_provider(model))
+
+    # ---- the conversation ---------------------------------------------------------------------
+
+    @property
+    def messages(self) -> list[Message]:
+        """A copy of the conversation's messages (messages themselves are immutable)."""
+        return self._agent.conversation.checkpoint()
+
+    @property
+    def last_prompt_index(self) -> int | None:
+        """The message index of the last turn's prompt (for /rewind)."""
+        return self._agent.last_prompt_index
+
+    def clear(self) -> None:
+        """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
+        self._agent.reset()
+
+    def restore_messages(self, messages: list[Message]) -> None:
+        """Put ``messages`` back as the conversation (``/undo-clear``)."""
+        self._agent.conversation.restore(list(messages))
+
+    def rewind(self, index: int) -> None:
+        """Drop the conversation from message ``index`` on (``/rewind``), telling listeners."""
+        self._agent.publish(self._agent.rewind_conversation(index))
+
+    def publish(self, event: ev.Event) -> None:
+        """Report an event that happened outside a turn (an undo), as a turn's would be."""
+        self._agent.publish(event)
+
+    def record(self) -> None:
+        """Save what changed outside a turn: the session file follows at once."""
+        self._agent.record()

@@ -1,0 +1,44 @@
+"""Saved sessions as a front end offers them: the others of this folder, and switching to one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
+    from agent_tui.front.grants import Grants
+    from agent_tui.sessions.loader import LoadedSession
+    from agent_tui.sessions.store import SessionInfo
+
+
+class Sessions:
+    def __init__(self, agent: Agent, grants: Grants) -> None:
+        self._agent = agent
+        self._grants = grants
+
+    @property
+    def current_id(self) -> str:
+        """The id of the session being recorded ("" when none is)."""
+        recorder = self._agent.recorder
+        return recorder.session_id if recorder is not None else ""
+
+    def others(self) -> list[SessionInfo]:
+        """This folder's saved sessions but the current one, newest first, with message counts."""
+        from agent_tui.agent.resume import store_for
+
+        current = self.current_id
+        return [i for i in store_for(self._agent).list(counts=True) if i.id != current]
+
+    def switch_to(self, info: SessionInfo) -> LoadedSession:
+        """Resume ``info`` in place of the current conversation; this session's "session"
+        grants end with it.
+
+        Raises:
+            OSError: the file cannot be read.
+            SessionFileError: it is not a session file.
+        """
+        from agent_tui.agent.resume import resume
+
+        loaded = resume(self._agent, info)
+        self._grants.end_session()
+        return loaded
