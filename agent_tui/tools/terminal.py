@@ -80,6 +80,16 @@ def current_cwd(ctx: ToolContext) -> Path:
     return ctx.workspace.resolve()
 
 
+def _where(cwd: Path, workspace: Path) -> str:
+    """The working directory as the dialog says it: inside the workspace relative to it (short,
+    and the same wherever the workspace is), outside it in full (that is what needs a look)."""
+    if cwd == workspace:
+        return "the workspace"
+    if cwd.is_relative_to(workspace):
+        return f"`{cwd.relative_to(workspace)}` in the workspace"
+    return f"`{cwd}` (outside the workspace)"
+
+
 def _short(command: str, limit: int = 80) -> str:
     first = command.strip().splitlines()[0] if command.strip() else ""
     more = first != command.strip() or len(first) > limit
@@ -138,7 +148,7 @@ class RunInTerminalTool(BaseTool):
         parts = [_fenced(command, "sh")]
         if isinstance(explanation, str) and explanation.strip():
             parts.append(explanation.strip())
-        parts.append(f"Working directory: `{cwd}`")
+        parts.append(f"Working directory: {_where(cwd, ctx.workspace.resolve())}")
         if background:
             parts.append("Runs in the background until it exits or is killed.")
         else:

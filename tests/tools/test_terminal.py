@@ -309,9 +309,25 @@ def test_confirmation_shows_command_explanation_and_cwd(ctx: ToolContext, worksp
     message = prepared.confirmation.message
     assert "```sh\nnpm test\n```" in message
     assert "Run the tests." in message
-    assert str(workspace) in message
+    assert "Working directory: the workspace" in message
     assert prepared.invocation_message == "Running `npm test`"
     assert prepared.past_tense_message == "Ran `npm test`"
+
+
+def test_confirmation_names_a_directory_inside_relatively_and_one_outside_in_full(
+    ctx: ToolContext, workspace: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Where the last command left the shell: a folder of the workspace as a short relative
+    path, a folder outside it in full and marked (that is the one to look at twice)."""
+    tool = builtin_registry().get("run_in_terminal")
+    (workspace / "src" / "app").mkdir(parents=True)
+    ctx.session.cwd = workspace / "src" / "app"
+    message = tool.prepare({"command": "ls"}, ctx).confirmation.message  # type: ignore[union-attr]
+    assert "Working directory: `src/app` in the workspace" in message
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    ctx.session.cwd = elsewhere
+    message = tool.prepare({"command": "ls"}, ctx).confirmation.message  # type: ignore[union-attr]
+    assert f"Working directory: `{elsewhere}` (outside the workspace)" in message
 
 
 def test_confirmation_fence_survives_backticks_in_the_command(ctx: ToolContext) -> None:

@@ -160,3 +160,38 @@ async def mcp_harnesses() -> AsyncIterator[list[Harness]]:
     for harness in made:
         if harness.agent.deps.mcp is not None:
             await harness.agent.deps.mcp.aclose()
+
+
+async def settle(pilot: Any, rounds: int = 40) -> None:
+    """Pause until two screenshots in a row are the same (or ``rounds`` pauses passed).
+
+    Under load (the suite runs on every core), one ``pause`` can end before the last layout pass:
+    a dialog's scrollbar thumb was caught half a cell off. A blinking cursor never settles; such a
+    test turns the blink off, and otherwise this gives up after ``rounds`` pauses.
+    """
+    last = None
+    for _ in range(rounds):
+        await pilot.pause()
+        shot = pilot.app.export_screenshot()
+        if shot == last:
+            return
+        last = shot
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
+    """pytest-textual-snapshot's ``snap_compare``, taking the screenshot once the screen settled."""
+
+    def compare(
+        app: Any, press: Any = (), terminal_size: Any = (80, 24), run_before: Any = None
+    ) -> bool:
+        async def before(pilot: Any) -> None:
+            if run_before is not None:
+                result = run_before(pilot)
+                if result is not None:
+                    await result
+            await settle(pilot)
+
+        return snap_compare(app, press=press, terminal_size=terminal_size, run_before=before)
+
+    return compare
