@@ -25,7 +25,6 @@ from agent_tui.checkpoints.targets import (
     typed_text,
     undo_targets,
 )
-from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import MarkdownNote, Note, UserMessage
 
 if TYPE_CHECKING:
@@ -153,6 +152,9 @@ class RewindFlow:
 
     def _drawn_from_conversation(self) -> list[Callable[[], Widget]]:
         """Records of the conversation's prompts and answers (the app did not draw it itself)."""
+        # Imported here: Markdown (markdown_it, the highlighter) is not needed for the first paint.
+        from agent_tui.ui.widgets.assistant import AssistantMessage
+
         records: list[Callable[[], Widget]] = []
         for message in self.app.agent.conversation.messages:
             text = typed_text(message) if message.role == "user" else message.text
