@@ -152,9 +152,23 @@ class Conversation:
     """The trajectory of a session: the list of messages, in order."""
 
     messages: list[Message] = field(default_factory=list)
+    # Positions :meth:`lighten` replaced since the session recorder last looked (it swaps its own
+    # copies of those messages, so it does not keep what the conversation let go).
+    lightened: set[int] = field(default_factory=set, compare=False, repr=False)
 
     def append(self, message: Message) -> None:
         self.messages.append(message)
+
+    def lighten(self, index: int, message: Message) -> None:
+        """Put at ``index`` the same message with less in it: outputs no request will carry again
+        (``agent/pruned_outputs.py``), long arguments of calls that ran (``agent/past_calls.py``).
+
+        Its calls and results keep their ids. Whoever kept the old message only to know what it
+        already wrote (``sessions/writer.SessionRecorder``) takes the new one in its place, so the
+        old one's text can be freed.
+        """
+        self.messages[index] = message
+        self.lightened.add(index)
 
     def append_user(self, message: Message) -> None:
         """Append a user message, merging into a trailing user message.

@@ -14,6 +14,7 @@ measured from the end of the first answer, so start-up is not in it.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -31,6 +32,18 @@ from tests.fakes import llm_server  # noqa: E402
 
 ARRIVED: list[float] = []
 ANSWERED: list[float] = []
+MODEL_PATHS = (llm_server.ANTHROPIC_PATH, llm_server.OPENAI_PATH)
+
+
+class _FirstOnly(list[dict[str, Any]]):
+    """Keeps the first request the fake records (for its size) and drops the rest."""
+
+    def append(self, item: dict[str, Any]) -> None:
+        if not self:
+            super().append(item)
+
+
+FIRST = _FirstOnly()
 
 
 class _TimedHandler(llm_server._Handler):
@@ -41,13 +54,18 @@ class _TimedHandler(llm_server._Handler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def do_POST(self) -> None:
-        ARRIVED.append(time.perf_counter())
+        # Only model requests are rounds: the context-window probe (``POST /api/show``) and token
+        # counts go to the same server.
+        model = self.path in MODEL_PATHS
+        if model:
+            ARRIVED.append(time.perf_counter())
         super().do_POST()
-        ANSWERED.append(time.perf_counter())
+        if model:
+            ANSWERED.append(time.perf_counter())
 
 
 class _ForgetfulFake(llm_server.FakeLLM):
-    """Keeps no request bodies: 300 requests of ~800 KB would only load this process."""
+    """Keeps one request body: 300 requests of ~800 KB would only load this process."""
 
     def __init__(self, turns: Any) -> None:
         super().__init__(turns)
@@ -55,11 +73,26 @@ class _ForgetfulFake(llm_server.FakeLLM):
 
     @property
     def received(self) -> list[dict[str, Any]]:
-        return []
+        return FIRST
 
     @received.setter
     def received(self, value: list[dict[str, Any]]) -> None:
         pass
+
+
+def prompt_size(body: dict[str, Any]) -> str:
+    """The system prompt and tool schemas of a request, in characters, and the tool count."""
+    system = body.get("system", "")
+    if isinstance(system, list):
+        system = "".join(part.get("text", "") for part in system)
+    if not system:
+        system = next((m["content"] for m in body.get("messages", []) if m["role"] == "system"), "")
+    tools = json.dumps(body.get("tools", []))
+    total = len(system) + len(tools)
+    return (
+        f"first request: system prompt {len(system):,} + tool schemas {len(tools):,} = "
+        f"{total:,} chars ({len(body.get('tools', []))} tools)"
+    )
 
 
 def main() -> None:
@@ -123,6 +156,7 @@ def main() -> None:
         + " ".join(f"{statistics.median(b):.1f}" for b in blocks if b)
         + " ms"
     )
+    print(prompt_size(FIRST[0]["body"]))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -14,7 +14,11 @@ machine. Printed per case: wall median and min–max, peak RSS, spawn → first 
 mock's request log, one tag per run) and the ratios; and the load average before and after.
 
 Cases: ``version`` (``--version``), ``hello`` (one answer), ``tool`` (the model asks for the shell
-command ``echo hi``; the client runs it without asking and sends the output back; a second answer).
+command ``echo hi``; the client runs it without asking and sends the output back; a second answer),
+``start`` (the TUI: spawn -> its empty prompt drawn in a 100x30 pty, ``bench/pty_start.py``; the
+"wall" row is that time, the CPU row the process's CPU until it is killed just after). Every case
+prints the CPU time (user + system, the kernel's accounting of the child) beside the wall time:
+on a busy machine wall ratios drift, CPU ratios much less.
 
 agent-tui runs without ``PYTHONDONTWRITEBYTECODE`` so the warm-up writes bytecode, as an install
 with compiled bytecode has it (issue 13 item 6 measures the difference).
@@ -40,6 +44,10 @@ from pathlib import Path
 from typing import Any
 
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import pty_start  # noqa: E402  (bench/, beside this script)
+
 CODEX_VERSION = "0.169.0"
 HELLO_PROMPT = "Say hello."
 TOOL_PROMPT = "Run the shell command: echo hi"
@@ -67,9 +75,14 @@ plugins = false
 """
 
 
+# What each TUI shows in its empty prompt: drawn, the first screen is ready for typing.
+PROMPT_MARKERS = ("Ask anything", "Ask Codex to do anything")
+
+
 @dataclass
 class Run:
     wall: float
+    cpu: float
     peak_mib: float
     first_request: float | None
 
@@ -105,9 +118,11 @@ def install_codex(cache: Path) -> Path:
 def prepare_dirs(cache: Path) -> Path:
     """Codex's config home, agent-tui's home, and the scratch repo both run in."""
     (cache / "home" / "codex").mkdir(parents=True, exist_ok=True)
-    (cache / "home" / "codex" / "config.toml").write_text(CODEX_CONFIG)
-    (cache / "home" / "agent-tui").mkdir(parents=True, exist_ok=True)
     work = cache / "workdir"
+    # Trusted, as a folder one works in is: the TUI asks nothing before its prompt.
+    trusted = f'\n[projects."{work}"]\ntrust_level = "trusted"\n'
+    (cache / "home" / "codex" / "config.toml").write_text(CODEX_CONFIG + trusted)
+    (cache / "home" / "agent-tui").mkdir(parents=True, exist_ok=True)
     if not (work / ".git").is_dir():
         work.mkdir(parents=True, exist_ok=True)
         (work / "README.md").write_text("# demo\nA tiny project for agent benchmarks.\n")
@@ -136,6 +151,9 @@ def commands(case: str, url: str, agent: str, codex: Path, cache: Path) -> tuple
     """(agent-tui argv, Codex argv) for a case; ``url`` is the mock's ``.../s/<scenario>/v1``."""
     if case == "version":
         return [agent, "--version"], [str(codex), "--version"]
+    if case == "start":
+        a = [agent, "--provider", "openai", "--base-url", url, "--model", "gpt-4.1"]
+        return a, [str(codex), "-m", "gpt-5.5", "-c", f'model_providers.mock.base_url="{url}"']
     prompt = HELLO_PROMPT if case == "hello" else TOOL_PROMPT
     a = [agent, "-p", prompt, "--provider", "openai", "--base-url", url, "--model", "gpt-4.1"]
     c = [str(codex), "exec", "--skip-git-repo-check", "-m", "gpt-5.5"]
@@ -146,8 +164,8 @@ def commands(case: str, url: str, agent: str, codex: Path, cache: Path) -> tuple
     return a, [*c, prompt]
 
 
-def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, float]:
-    """(spawn wall-clock time, wall seconds, peak RSS MiB) of one whole process."""
+def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, Run]:
+    """(spawn wall-clock time, its figures) of one whole process."""
     started = time.time()
     t0 = time.perf_counter()
     proc = subprocess.Popen(
@@ -165,7 +183,17 @@ def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, fl
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{argv[0]} failed ({status}): {err.decode(errors='replace')[-2000:]}")
-    return started, wall, usage.ru_maxrss / 1024
+    return started, Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, None)
+
+
+def measure(
+    case: str, side: str, argv: list[str], env: dict[str, str], cwd: Path
+) -> tuple[float, Run]:
+    """(spawn wall-clock time, its figures) of one run of ``case``."""
+    if case != "start":
+        return run_once(argv, env, cwd)
+    start = pty_start.time_to_prompt(argv, env, cwd, PROMPT_MARKERS[side == "B"])
+    return start.spawned, Run(start.prompt_s, start.cpu_s, start.peak_mib, None)
 
 
 def requests_of(log: Path, tag: str) -> list[dict[str, Any]]:
@@ -223,22 +251,21 @@ def main() -> None:
             for i in range(args.runs + 1):
                 for side in ("A", "B"):
                     tag = f"{side}-{case}-{i}"
-                    scenario = "hello" if case == "version" else case
+                    scenario = case if case in ("hello", "tool") else "hello"
                     url = f"http://127.0.0.1:{port}/p/{tag}/s/{scenario}/v1"
                     argv = commands(case, url, args.agent_tui, codex, cache)[side == "B"]
-                    started, wall, peak = run_once(
-                        argv, agent_env if side == "A" else codex_env, work
+                    started, run = measure(
+                        case, side, argv, agent_env if side == "A" else codex_env, work
                     )
                     sent = requests_of(log, tag)
                     # hello: one request; tool: a second one carrying the command's result.
-                    expected = {"version": 0, "hello": 1, "tool": 2}[case]
+                    expected = {"version": 0, "hello": 1, "tool": 2, "start": 0}[case]
                     if len(sent) != expected or (case == "tool" and not sent[-1]["tool_results"]):
                         raise SystemExit(f"{tag}: {len(sent)} requests, expected {expected}")
                     first = min((float(r["t"]) for r in sent), default=None)
+                    run.first_request = None if first is None else first - started
                     if i:  # the first pair warms caches and is not counted
-                        runs[side].append(
-                            Run(wall, peak, None if first is None else first - started)
-                        )
+                        runs[side].append(run)
             report(case, runs)
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
@@ -252,6 +279,7 @@ def report(case: str, runs: dict[str, list[Run]]) -> None:
     print(f"\n[{case}]{'':12}{'agent-tui':>26}{'Codex CLI':>26}{'A/B':>26}")
     rows = (
         ("wall s", [r.wall for r in a], [r.wall for r in b], [x.wall / y.wall for x, y in pairs]),
+        ("CPU s", [r.cpu for r in a], [r.cpu for r in b], [x.cpu / y.cpu for x, y in pairs]),
         (
             "peak RSS MiB",
             [r.peak_mib for r in a],

@@ -89,6 +89,6 @@ def slim_past_calls(conversation: Conversation) -> int:
             else block
             for position, block in enumerate(message.content)
         ]
-        messages[index] = Message(message.role, blocks)
+        conversation.lighten(index, Message(message.role, blocks))
         slimmed += len(smaller)
     return slimmed

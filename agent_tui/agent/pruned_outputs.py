@@ -63,5 +63,5 @@ def forget_pruned_outputs(conversation: Conversation, sent: Sequence[Message]) -
                 block = ToolResultBlock(block.tool_use_id, ELIDED, block.is_error)
                 forgotten += 1
             blocks.append(block)
-        messages[index] = Message(message.role, blocks)
+        conversation.lighten(index, Message(message.role, blocks))
     return forgotten

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui import events as ev
-from agent_tui.conversation import ELIDED, Conversation, Message, ToolResultBlock
+from agent_tui.conversation import ELIDED, Conversation, Message, ToolResultBlock, ToolUseBlock
 from agent_tui.state_files import private_fd, write_failed
 from agent_tui.text_safety import escape_json, one_line
 
@@ -219,6 +219,8 @@ class SessionRecorder:
         """Append what the conversation gained since the last call (a rewind first if needed)."""
         messages = conversation.messages
         written = self._written
+        if conversation.lightened:
+            self._take_lightened(conversation)
         if not written and not messages:
             return
         if not self._is_extension(messages):
@@ -228,6 +230,17 @@ class SessionRecorder:
         for message in messages[len(written) :]:
             self.writer.write({"type": "message", "message": message.to_dict()})
             written.append(message)
+
+    def _take_lightened(self, conversation: Conversation) -> None:
+        """Keep the lighter messages ``Conversation.lighten`` put in place of ones written, not
+        the written ones: holding those would keep every output the requests let go (a 300-round
+        turn of file reads: +23 MiB). The file keeps what it has (see ``_same``)."""
+        written, messages = self._written, conversation.messages
+        for index in conversation.lightened:
+            if index < len(written) and index < len(messages):
+                if _same_calls(written[index], messages[index]):
+                    written[index] = messages[index]
+        conversation.lightened.clear()
 
     def _is_extension(self, messages: list[Message]) -> bool:
         """O(1) check of the usual case: the conversation only grew since the last write."""
@@ -266,6 +279,7 @@ class SessionRecorder:
         summary = str(getattr(event, "summary", ""))
         self.writer.write({"type": "compaction", "upto": upto, "summary": summary})
         self._written = list(messages)
+        conversation.lightened.clear()  # every message it holds is now the conversation's own
 
     def close(self) -> None:
         self.writer.close()
@@ -289,6 +303,25 @@ def _same(written: Message, now: Message) -> bool:
         )
         for old, new in zip(written.content, now.content, strict=True)
     )
+
+
+def _same_calls(written: Message, now: Message) -> bool:
+    """``now`` has the same blocks as ``written``, its calls and results possibly lightened (the
+    same ids: a call's id is unique, so a message from before a rewind never passes for it)."""
+    if written is now:
+        return True
+    if written.role != now.role or len(written.content) != len(now.content):
+        return False
+    for old, new in zip(written.content, now.content, strict=True):
+        if isinstance(old, ToolResultBlock) and isinstance(new, ToolResultBlock):
+            if old.tool_use_id != new.tool_use_id:
+                return False
+        elif isinstance(old, ToolUseBlock) and isinstance(new, ToolUseBlock):
+            if (old.id, old.name) != (new.id, new.name):
+                return False
+        elif old is not new and old != new:
+            return False
+    return True
 
 
 def _common_prefix(a: list[Message], b: list[Message]) -> int:

@@ -172,7 +172,9 @@ class AgentApp(App[int]):
             from agent_tui.ui.mcp_status import watch_mcp
 
             watch_mcp(self)  # "MCP: N starting…", tools over the limit
-        self.front.start()  # MCP servers start in the background; the first frame never waits
+        # MCP servers and the context-window question start in the background once the first
+        # frame is on screen: their tasks (imports, connections) would otherwise run before it.
+        self.call_after_refresh(self.front.start)
         self.prompt_input.focus()
         self._check_trust()
         if self.session_start.pick or self.session_start.other is not None:

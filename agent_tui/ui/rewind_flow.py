@@ -17,7 +17,6 @@ from textual.widget import Widget
 
 from agent_tui import events as ev
 from agent_tui.front.types import TurnRecord, UndoPlan, UndoReport, typed_text
-from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import MarkdownNote, Note, UserMessage
 
 if TYPE_CHECKING:
@@ -143,6 +142,9 @@ class RewindFlow:
 
     def _drawn_from_conversation(self) -> list[Callable[[], Widget]]:
         """Records of the conversation's prompts and answers (the app did not draw it itself)."""
+        # Imported here: Markdown (markdown_it, the highlighter) is not needed for the first paint.
+        from agent_tui.ui.widgets.assistant import AssistantMessage
+
         records: list[Callable[[], Widget]] = []
         for message in self.app.front.messages:
             text = typed_text(message) if message.role == "user" else message.text

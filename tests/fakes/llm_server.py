@@ -81,6 +81,9 @@ class FakeLLM:
         self.overflow_style = overflow_style
         self.chars_per_token = chars_per_token
         self.received: list[dict[str, Any]] = []
+        # False: ``received`` records each request's path and headers, not its body (a long run's
+        # requests of ~800 KB each would only load the test process).
+        self.keep_bodies = True
         self._lock = threading.Lock()
         self._turns: list[ScriptTurn] = []
         self._cursor = 0
@@ -319,7 +322,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with self.fake._lock:
             self.fake.received.append(
-                {"path": self.path, "headers": dict(self.headers), "body": body}
+                {
+                    "path": self.path,
+                    "headers": dict(self.headers),
+                    "body": body if self.fake.keep_bodies else {},
+                }
             )
         openai = (
             self.path.startswith(("/v1/chat", RESPONSES_PATH)) or "chat/completions" in self.path

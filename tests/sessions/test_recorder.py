@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -181,3 +183,62 @@ def test_outputs_let_go_from_memory_stay_whole_in_the_file(tmp_path: Path) -> No
     loaded = load(recorder.writer.path).conversation
     results = [b for m in loaded.messages for b in m.content if isinstance(b, ToolResultBlock)]
     assert [r.content.split()[0] for r in results] == [f"OUTPUT-{n}" for n in range(4)]
+
+
+def test_the_recorder_lets_go_of_what_the_conversation_lightened(tmp_path: Path) -> None:
+    """Regression: the recorder kept every message it wrote, so the outputs and long arguments
+    the conversation let go (pruned_outputs, past_calls) stayed in memory anyway: a 300-round
+    turn of file reads peaked at 57 MiB instead of 34."""
+    from agent_tui.agent.past_calls import slim_past_calls
+    from agent_tui.agent.pruned_outputs import forget_pruned_outputs
+    from agent_tui.conversation import ELIDED
+
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    conv.append_user(user_text("write it, then read it many times"))
+    conv.append(Message("assistant", [ToolUseBlock("w", "create_file", {"content": "x" * 9000})]))
+    conv.append_user(Message("user", [ToolResultBlock("w", "created")]))
+    for n in range(3):
+        conv.append(Message("assistant", [ToolUseBlock(f"c{n}", "read_file", {"path": "f"})]))
+        conv.append_user(Message("user", [ToolResultBlock(f"c{n}", f"OUTPUT-{n} " * 200)]))
+    recorder.sync(conv)
+    heavy = [weakref.ref(conv.messages[1].content[0])]  # the call with 9,000 characters
+    heavy += [weakref.ref(conv.messages[i].content[0]) for i in (4, 6)]  # outputs 0 and 1
+    assert slim_past_calls(conv) == 1
+    sent = [
+        Message(m.role, [ToolResultBlock(f"c{i // 2 - 2}", ELIDED)]) if i in (4, 6) else m
+        for i, m in enumerate(conv.messages)
+    ]
+    assert forget_pruned_outputs(conv, sent) == 2
+    del sent
+    conv.append(Message("assistant", [TextBlock("done")]))
+    recorder.sync(conv)
+    gc.collect()
+    assert [ref() for ref in heavy] == [None, None, None]
+    # The file keeps what it had, and no rewind was written for the lighter messages.
+    lines = [json.loads(x) for x in recorder.writer.path.read_text().splitlines()]
+    assert not [line for line in lines if line["type"] == "rewind"]
+    loaded = load(recorder.writer.path).conversation
+    assert loaded.messages[1].content[0] == ToolUseBlock(
+        "w", "create_file", {"content": "x" * 9000}
+    )
+    assert [b.content.split()[0] for m in loaded.messages[4:8:2] for b in m.content] == [
+        "OUTPUT-0",
+        "OUTPUT-1",
+    ]
+
+
+def test_a_message_from_before_a_rewind_is_not_taken_for_a_lightened_one(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    conv.append_user(user_text("read f"))
+    conv.append(Message("assistant", [ToolUseBlock("c1", "read_file", {"path": "f"})]))
+    conv.append_user(Message("user", [ToolResultBlock("c1", "first")]))
+    recorder.sync(conv)
+    conv.lighten(2, Message("user", [ToolResultBlock("c1", "lighter")]))
+    # Before the recorder looked, the turn was undone and another one made at the same place.
+    conv.truncate(1)
+    conv.append(Message("assistant", [ToolUseBlock("c2", "read_file", {"path": "g"})]))
+    conv.append_user(Message("user", [ToolResultBlock("c2", "second")]))
+    recorder.sync(conv)
+    assert _dicts(load(recorder.writer.path).conversation) == _dicts(conv)
