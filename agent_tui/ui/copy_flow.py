@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_tui.conversation import TextBlock
+from agent_tui.plural import plural
 
 MAX_ENTRIES = 30
 _FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -76,4 +77,4 @@ async def copy(app: Any, args: str) -> str:
         return chosen
     app.copy_to_clipboard(chosen.text)
     lines = chosen.text.count("\n") + 1
-    return f"Copied {chosen.label.strip().split(':')[0]} ({lines} lines) to the clipboard (OSC 52)."
+    return f"Copied {chosen.label.strip().split(':')[0]} ({plural(lines, 'line')}) to the clipboard (OSC 52)."

@@ -22,6 +22,7 @@ from agent_tui.plural import plural
 from agent_tui.text_safety import visible
 from agent_tui.tools.base import Manifest
 from agent_tui.tools.registry import MAX_TOOLS
+from agent_tui.ui.widgets.checklist import Checklist
 
 
 def source_label(source: str) -> str:
@@ -54,6 +55,8 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
         Binding("enter,ctrl+s", "done", "Save", priority=True),
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+f", "focus_filter", "Filter"),
+        # Not a priority: a list moves its own highlight; the filter box has no use for Down.
+        Binding("down", "into_list", "To the list", show=False),
     ]
 
     def __init__(self, manifests: Sequence[Manifest], disabled: set[str]) -> None:
@@ -74,7 +77,7 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
             with groups:
                 for index, source in enumerate(self.groups):
                     yield Label(source_label(source), classes="group-title")
-                    yield SelectionList[str](id=f"group-{index}", classes="group")
+                    yield Checklist(id=f"group-{index}", classes="group")
             yield Static(id="description", markup=False)
 
     def on_mount(self) -> None:
@@ -133,6 +136,14 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
+
+    def action_into_list(self) -> None:
+        """Down in the filter box: into the first list that shows a tool."""
+        if not isinstance(self.focused, Input):
+            return
+        shown = [g for g in self.query(Checklist) if g.display and g.option_count]
+        if shown:
+            shown[0].focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
