@@ -502,6 +502,7 @@ class Agent:
             cost_usd(self.model.name, self.total_usage),
             prompt_tokens(assembler.usage) or self.budget.scaled(self.model, built),
             self.budget.window(self.model),
+            self.budget.prompt_limit(self.model),
         )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()

@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import progress_message
+from agent_tui.agent.compaction.run import compacting_text
 from agent_tui.agent.loop import CONTINUE_PROMPT
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.compaction_card import CompactionCard
@@ -80,6 +81,11 @@ class TurnView:
 
     async def handle(self, event: ev.Event) -> None:
         """Draw one event (every type the agent emits; unknown ones are ignored)."""
+        if self.status is not None:
+            # A compaction's summary request yields nothing until it is done: the next event
+            # (its usage, a notice, an error) ends the "compacting…" state.
+            is_start = isinstance(event, ev.CompactionStarted)
+            self.status.compacting = compacting_text(event) if is_start else ""
         if isinstance(event, ev.SubagentEvent):
             await self._subagent(event)
         elif isinstance(event, ev.TextDelta):
@@ -136,8 +142,10 @@ class TurnView:
             self.status.input_tokens = event.total.input_tokens
             self.status.output_tokens = event.total.output_tokens
             self.status.cost_usd = event.cost_usd
-            self.status.context_tokens = event.context_tokens
-            self.status.context_window = event.context_window
+            if event.context_window:  # a compaction's summary request does not size a request
+                self.status.context_tokens = event.context_tokens
+                self.status.context_window = event.context_window
+                self.status.context_limit = event.context_limit
         elif isinstance(event, ev.TurnStarted) and event.references:
             # The chips: what was attached, in the form that says what it is (an @path as #file:).
             await self.transcript.add(Note(f"attached {', '.join(event.references)}"))

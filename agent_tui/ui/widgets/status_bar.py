@@ -22,7 +22,8 @@ def compact_tokens(count: int) -> str:
 
 
 def context_text(tokens: int, window: int) -> str:
-    """``context 43% of 8k`` ('' until a request has been made)."""
+    """``context 43% of 8k`` ('' until a request has been made); ``window`` is what a request
+    may hold, so 100 % is where pruning starts and compaction comes at 85 %."""
     if not window:
         return ""
     # Local servers count in powers of two (-c 8192 is "8k"), hosted models in thousands.
@@ -71,8 +72,12 @@ class StatusBar(Static):
     waiting_tokens: reactive[int] = reactive(0)
     context_window: reactive[int] = reactive(0)  # 0: not known yet (no request made)
     queued: reactive[int] = reactive(0)  # messages typed during the turn, sent when it ends
+    # The meter's 100 %: what a request may hold (the window less the reply's share); 0: unknown.
+    context_limit: reactive[int] = reactive(0)
+    compacting: reactive[str] = reactive("")  # "compacting ≈N tokens…" while a summary is written
 
     _waiting_since = 0.0
+    _compacting_since = 0.0
     _busy_since = 0.0
     _ticker: Timer | None = None
 
@@ -89,10 +94,15 @@ class StatusBar(Static):
             self._ticker = self.set_interval(1.0, self.refresh)
         else:
             self.waiting_tokens = 0  # however the turn ended (cancelled too), nothing is awaited
+            self.compacting = ""
 
     def watch_waiting_tokens(self, tokens: int) -> None:
         if tokens:
             self._waiting_since = self.clock()
+
+    def watch_compacting(self, text: str) -> None:
+        if text:
+            self._compacting_since = self.clock()
 
     def render(self) -> Content:
         cost = f" ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
@@ -102,6 +112,8 @@ class StatusBar(Static):
         if self.busy and self.waiting_tokens:
             elapsed = self.clock() - self._waiting_since
             state = f"◌ {waiting_text(self.waiting_tokens, elapsed)}"
+        if self.busy and self.compacting:
+            state = f"◌ {self.compacting} {elapsed_text(self.clock() - self._compacting_since)}"
         if self.queued:
             state += f" · {self.queued} queued"
         parts = [
@@ -112,7 +124,7 @@ class StatusBar(Static):
             f"mode: {self.approval_mode}",
             self.sandbox,
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
-            context_text(self.context_tokens, self.context_window),
+            context_text(self.context_tokens, self.context_limit or self.context_window),
         ]
         # Too narrow for all of it: the folder goes first, then the token counts, then the
         # sandbox says itself in one word, then the context, then the sandbox, so the state,
