@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from textual.pilot import Pilot
 from textual.widgets import Markdown
 
