@@ -84,8 +84,8 @@ class TurnView:
         if self.status is not None:
             # A compaction's summary request yields nothing until it is done: the next event
             # (its usage, a notice, an error) ends the "compacting…" state.
-            is_start = isinstance(event, ev.CompactionStarted)
-            self.status.compacting = compacting_text(event) if is_start else ""
+            begun = event if isinstance(event, ev.CompactionStarted) else None
+            self.status.compacting = compacting_text(begun) if begun is not None else ""
         if isinstance(event, ev.SubagentEvent):
             await self._subagent(event)
         elif isinstance(event, ev.TextDelta):
