@@ -218,6 +218,7 @@ class Agent:
         old = self.deps.provider
         self.model = model
         self.deps.provider = provider
+        self.window_discovery.start(model)  # its own window (agent/model_switch.context_size)
         if self.deps.mcp is not None:
             from agent_tui.mcp.sampling import complete_with
 

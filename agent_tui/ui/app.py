@@ -529,8 +529,10 @@ class AgentApp(App[int]):
                 await resume_flow.pick(self)
             case actions.OpenToolPicker():
                 self.action_tools()
-            case actions.PickModel(model=alias):
-                await self._pick_model(alias)
+            case actions.PickModel(model=name):
+                from agent_tui.ui import model_flow
+
+                await model_flow.pick(self, name)
             case actions.Trust(trusted=trusted):
                 await self.apply_trust(trusted)
             case actions.Copy(args=args):
@@ -566,39 +568,6 @@ class AgentApp(App[int]):
         from agent_tui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.agent.deps.commands.all()))
-
-    async def _pick_model(self, alias: str = "") -> None:
-        """Switch to the model ``alias`` (``/model fast``), or pick one from a list."""
-        from agent_tui.config import model_choices
-        from agent_tui.ui.screens.model_picker import ModelPickerScreen
-
-        config = self.agent.deps.config
-        if not config.models:
-            await self.transcript.add(
-                Note("No models configured: add [models.<alias>] to .agentrc.")
-            )
-            return
-        models = model_choices(config)
-        if alias and alias not in models:
-            known = ", ".join(sorted(models))
-            await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
-            return
-        if not alias:
-            picked = await self.push_screen_wait(ModelPickerScreen(models, self.agent.model))
-            alias = picked or ""
-        if alias:
-            from agent_tui.errors import AgentError
-            from agent_tui.providers import make_provider
-
-            model = models[alias]
-            try:
-                provider = make_provider(model)
-            except AgentError as exc:
-                await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
-                return
-            await self.agent.set_model(model, provider)
-            self.refresh_model_status()
-            await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
 
     # ---- quitting -----------------------------------------------------------------------
 

@@ -21,19 +21,22 @@ def compact_tokens(count: int) -> str:
     return f"{count / 1_000_000:.1f}M"
 
 
-def context_text(tokens: int, window: int) -> str:
-    """``context 43% of 8k`` ('' until a request has been made); ``window`` is what a request
+def context_text(tokens: int, limit: int, window: int = 0) -> str:
+    """``context 43% of 8k`` ('' until a request has been made); ``limit`` is what a request
     may hold, so 100 % is where pruning starts and compaction comes at 85 %."""
-    if not window:
+    if not limit:
         return ""
-    # Local servers count in powers of two (-c 8192 is "8k"), hosted models in thousands.
-    if window % 1024 == 0 and window < 1_000_000:
-        size = f"{window // 1024}k"
-    elif window % 1000 == 0 and window < 1_000_000:
-        size = f"{window // 1000}k"
+    # Local servers count in powers of two (-c 8192 is "8k"), hosted models in thousands: the
+    # window says which (the limit is it less the reply's share); 128,000 is both: hosted.
+    binary = (window or limit) % 1000 != 0 and (window or limit) % 1024 == 0
+    unit = 1024 if binary else 1000
+    if limit % unit == 0 and limit < 1_000_000:
+        size = f"{limit // unit}k"
+    elif 10 * unit <= limit < 1_000_000:
+        size = f"{round(limit / unit)}k"  # 191,808 is "192k": the bar is narrow
     else:
-        size = compact_tokens(window)
-    return f"context {round(100 * tokens / window)}% of {size}"
+        size = compact_tokens(limit)
+    return f"context {round(100 * tokens / limit)}% of {size}"
 
 
 # The sandbox's label where the bar is narrow ("sandbox: workspace-write" is 24 columns).
@@ -124,7 +127,9 @@ class StatusBar(Static):
             f"mode: {self.approval_mode}",
             self.sandbox,
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
-            context_text(self.context_tokens, self.context_limit or self.context_window),
+            context_text(
+                self.context_tokens, self.context_limit or self.context_window, self.context_window
+            ),
         ]
         # Too narrow for all of it: the folder goes first, then the token counts, then the
         # sandbox says itself in one word, then the context, then the sandbox, so the state,
