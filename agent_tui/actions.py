@@ -89,7 +89,8 @@ class OpenToolPicker(Action):
 
 @dataclass(frozen=True)
 class PickModel(Action):
-    """/model [alias]: switch to the model ``model`` (an alias), or pick from a list."""
+    """/model [name]: switch to the model ``model`` (an alias or any model name of the running
+    provider), or pick from a list."""
 
     name: ClassVar[str] = "pick_model"
 

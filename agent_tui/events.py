@@ -188,6 +188,9 @@ class UsageUpdated(Event):
     cost_usd: float | None = None
     context_tokens: int = 0  # this request's prompt, as the server counted it (else estimated)
     context_window: int = 0  # the window it was budgeted against
+    # The tokens a request may hold (the window less the reply's share): the meter's 100 %.
+    # Automatic compaction starts at ``[agent] compact_at`` of it, pruning past it.
+    context_limit: int = 0
 
 
 @dataclass(frozen=True)
@@ -312,6 +315,20 @@ class ConversationCompacted(Event):
     # conversation alone for /compact (which has no request of its own to size).
     tokens_before: int
     tokens_after: int
+
+
+@dataclass(frozen=True)
+class CompactionStarted(Event):
+    """The summary request of a compaction was sent: it may take as long as an answer.
+
+    ``tokens`` is the estimate being compacted (as ``ConversationCompacted.tokens_before``);
+    ``limit`` the tokens a request may hold (0 for ``/compact``, which is not sized by one).
+    """
+
+    type: ClassVar[str] = "compaction_started"
+    automatic: bool
+    tokens: int
+    limit: int = 0
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import shown_name
-from agent_tui.agent.compaction.run import compaction_note
+from agent_tui.agent.compaction.run import compacting_text, compaction_note
 from agent_tui.agent.front import UserInput, submit
 from agent_tui.agent.loop import Agent
 from agent_tui.approvals.protected import PROTECTED_NOTE
@@ -169,6 +169,8 @@ class _Printer:
             self.err.write(f"note: {visible(event.text)}\n")
         elif isinstance(event, ev.ConversationCompacted):
             self.err.write(f"note: {compaction_note(event)}\n")
+        elif isinstance(event, ev.CompactionStarted):
+            self.err.write(f"note: {compacting_text(event)}\n")
         elif isinstance(event, ev.ContextPruned):
             # Every request that leaves something out says so, not only a turn's first.
             left_out = ", ".join(event.dropped + event.shrunk)
@@ -270,13 +272,16 @@ async def run_turn(
 
 def context_usage(event: ev.UsageUpdated) -> dict[str, Any]:
     """How full the last request's context was: ``{"context_tokens", "context_window",
-    "context_percent"}`` (the status bar's ``context 43% of 8k``), or nothing when unknown."""
+    "context_limit", "context_percent"}`` (the status bar's ``context 86% of 4k``: of the limit, what
+    a request may hold), or nothing when unknown."""
     if not event.context_window:
         return {}
+    limit = event.context_limit or event.context_window
     return {
         "context_tokens": event.context_tokens,
         "context_window": event.context_window,
-        "context_percent": round(100 * event.context_tokens / event.context_window),
+        "context_limit": limit,
+        "context_percent": round(100 * event.context_tokens / limit),
     }
 
 

@@ -23,6 +23,8 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from agent_tui.plural import plural
+
 # Files the app reads whole on its own (config, prompt files, skills, agents, hooks): generous for
 # text a person wrote, small enough that a runaway file costs nothing.
 MAX_TEXT_FILE_BYTES = 4 << 20
@@ -83,7 +85,7 @@ def _size(count: int) -> str:
     for unit, scale in (("MB", 1 << 20), ("KB", 1 << 10)):
         if count >= scale:
             return f"{count / scale:g} {unit}"
-    return f"{count} bytes"
+    return plural(count, "byte")
 
 
 def check_regular(path: Path | str, *, follow_symlinks: bool = True) -> os.stat_result:

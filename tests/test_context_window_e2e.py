@@ -39,7 +39,9 @@ def test_the_server_states_its_window(tmp_path: Path, fake_llm: FakeLLM, flavour
     usage = usage_of(run(tmp_path, fake_llm, "-p", "hello", "--output-format", "json"))
     assert usage["context_window"] == 8192
     assert usage["context_tokens"] == 3523
-    assert usage["context_percent"] == 43
+    # Of what a request may hold: 8,192 less the reply's share (max_tokens, at most half).
+    assert usage["context_limit"] == 4096
+    assert usage["context_percent"] == 86
 
 
 def test_the_window_is_cached_per_server_and_model(tmp_path: Path, fake_llm: FakeLLM) -> None:

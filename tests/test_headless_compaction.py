@@ -85,6 +85,12 @@ def test_a_long_run_compacts_before_pruning_and_says_so(
     notes = [line for line in proc.stderr.splitlines() if "compacted automatically" in line]
     assert notes and all(line.startswith("note: Context near the window") for line in notes)
     assert len(notes) == len(summaries)
+    # Each compaction said it began, with its figures, before the (slow) summary came back.
+    lines = proc.stderr.splitlines()
+    started = [n for n, line in enumerate(lines) if line.startswith("note: compacting ≈")]
+    done = [n for n, line in enumerate(lines) if "compacted automatically" in line]
+    assert len(started) == len(done) and all(s < d for s, d in zip(started, done, strict=True))
+    assert all("% of the context)…" in lines[n] for n in started)
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -130,7 +136,9 @@ def test_compact_with_continue_summarises_the_saved_session_and_the_next_run_sen
     )
     for n in range(1, 4):
         flags = ["--continue"] if n > 1 else []
-        assert run(ws, fake_llm, api, "-p", f"OLD-QUESTION-{n}", *flags).returncode == 0
+        # Long enough that the summary is smaller (a summary that is not is not kept).
+        question = f"OLD-QUESTION-{n} " + "with details " * 60
+        assert run(ws, fake_llm, api, "-p", question, *flags).returncode == 0
     compacted = run(ws, fake_llm, api, "-p", "/compact", "--continue")
     assert compacted.returncode == 0, compacted.stderr
     assert is_summary_request(fake_llm.requests[3])
@@ -143,3 +151,31 @@ def test_compact_with_continue_summarises_the_saved_session_and_the_next_run_sen
     assert problems(fake_llm.requests[4], api) == []
     files = list((ws.parent / "state" / "sessions").rglob("*.jsonl"))
     assert len(files) == 1 and "OLD-QUESTION-1" in files[0].read_text()
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_summary_longer_than_what_it_replaces_is_not_kept(
+    ws: Path, fake_llm: FakeLLM, api: str
+) -> None:
+    """Issue 23 §10: a compaction that grew the context (73 -> 108 tokens) was kept."""
+    fake_llm.set_script(
+        [
+            {"text": "OLD-ANSWER-1"},
+            {"text": "OLD-ANSWER-2"},
+            {"text": "OLD-ANSWER-3"},
+            {"text": "A RAMBLING SUMMARY " * 60},
+            {"text": "fresh answer"},
+        ]
+    )
+    for n in range(1, 4):
+        flags = ["--continue"] if n > 1 else []
+        assert run(ws, fake_llm, api, "-p", f"OLD-QUESTION-{n}", *flags).returncode == 0
+    compacted = run(ws, fake_llm, api, "-p", "/compact", "--continue")
+    assert compacted.returncode == 0, compacted.stderr
+    assert is_summary_request(fake_llm.requests[3])
+    assert "note: Compaction not kept" in compacted.stderr
+    assert "replaced by a summary" not in compacted.stderr
+    after = run(ws, fake_llm, api, "-p", "next", "--continue")
+    assert after.returncode == 0, after.stderr
+    sent = json.dumps(fake_llm.requests[4])
+    assert "OLD-QUESTION-1" in sent and "RAMBLING" not in sent

@@ -73,6 +73,7 @@ def test_tool_loop_with_reasoning_carried_back(ws: Path, fake_llm: FakeLLM, tran
         # The last request's prompt against the model's known window (gpt-5 class: 400k).
         "context_tokens": 700,
         "context_window": 400_000,
+        "context_limit": 400_000 - 8_192,  # less the reply's share (max_tokens)
         "context_percent": 0,
     }
     paths = [r["path"] for r in fake_llm.received]

@@ -218,6 +218,7 @@ class Agent:
         old = self.deps.provider
         self.model = model
         self.deps.provider = provider
+        self.window_discovery.start(model)  # its own window (agent/model_switch.context_size)
         if self.deps.mcp is not None:
             from agent_tui.mcp.sampling import complete_with
 
@@ -502,6 +503,7 @@ class Agent:
             cost_usd(self.model.name, self.total_usage),
             prompt_tokens(assembler.usage) or self.budget.scaled(self.model, built),
             self.budget.window(self.model),
+            self.budget.prompt_limit(self.model),
         )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()

@@ -378,7 +378,7 @@ def _build(
             if refs[index].text != original.text:
                 total_lines = original.text.count("\n") + 1
                 kept = sum(1 for ln in refs[index].text.split("\n") if not ln.startswith("[… "))
-                shrunk.append(f"{original.label} (kept {kept} of {total_lines} lines)")
+                shrunk.append(f"{original.label} (kept {kept} of {plural(total_lines, 'line')})")
     for index in sorted(range(len(refs)), key=lambda i: -ref_tokens[i]):
         if total() <= limit:
             break

@@ -207,6 +207,7 @@ def describe(report: UndoReport, records: list[TurnRecord]) -> str:
             + _names(list(dict.fromkeys(report.untracked_commands)))
         )
     if cannot:
-        lines.append("Cannot be undone:")
+        # A blank line first: in Markdown a line right after a list item continues that item.
+        lines += ["", "Cannot be undone:"]
         lines += [f"- {c}" for c in cannot]
     return "\n".join(lines)

@@ -107,8 +107,9 @@ async def _sandbox(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def _model(ctx: CommandContext, args: str) -> CommandResult:
-    # With an alias ("/model fast") the TUI may switch at once; without one it opens the picker.
-    return CommandResult(action=actions.PickModel(args))
+    # With a name ("/model fast", "/model gpt-4.1") the TUI switches at once; without one it
+    # opens the picker (aliases, and the models the provider lists).
+    return CommandResult(action=actions.PickModel(args.strip()))
 
 
 BUILTIN_COMMANDS = (
@@ -128,7 +129,10 @@ BUILTIN_COMMANDS = (
         interactive_only=True,
     ),
     SlashCommand(
-        "model", "Switch the model ([models.<alias>] in .agentrc)", _model, args_hint="[alias]"
+        "model",
+        "Switch the model: any name the provider serves, or a [models.<alias>] of .agentrc",
+        _model,
+        args_hint="[name|alias]",
     ),
     SlashCommand(
         "tools",

@@ -27,6 +27,7 @@ from agent_tui.modes import Mode
 
 if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent
+    from agent_tui.agent.model_switch import ContextSize
     from agent_tui.approvals.types import CommandPart
     from agent_tui.config import ModelConfig
 
@@ -157,21 +158,40 @@ class Front:
         return endpoint_host(self._agent.model) or ""
 
     def model_choices(self) -> dict[str, ModelConfig]:
-        """What ``/model`` offers, by alias (empty when no ``[models.*]`` is configured)."""
+        """What ``/model`` offers by alias: the model the session started with, then
+        ``[models.*]``."""
         from agent_tui.config import model_choices
 
-        config = self._agent.deps.config
-        return model_choices(config) if config.models else {}
+        return model_choices(self._agent.deps.config)
 
-    async def switch_model(self, model: ModelConfig) -> None:
-        """Use ``model`` from the next request on.
+    def resolve_model(self, name: str) -> tuple[str, ModelConfig]:
+        """``(label, model)`` for ``/model NAME``: an alias's model, or ``NAME`` on the running
+        provider (label "").
+
+        Raises:
+            UsageError: not one word of printable characters.
+        """
+        from agent_tui.agent.model_switch import resolve_model
+
+        return resolve_model(self._agent, name)
+
+    async def served_models(self) -> list[str] | None:
+        """The model names the running provider lists (None: it lists none, or did not answer)."""
+        from agent_tui.providers.model_list import list_models
+
+        return await list_models(self._agent.model)
+
+    async def switch_model(self, model: ModelConfig) -> ContextSize:
+        """Use ``model`` from the next request on; returns the window the meter measures against.
 
         Raises:
             AgentError: its provider cannot be created; the model stays as it was.
         """
+        from agent_tui.agent.model_switch import context_size
         from agent_tui.providers import make_provider
 
         await self._agent.set_model(model, make_provider(model))
+        return await context_size(self._agent)
 
     # ---- the conversation ---------------------------------------------------------------------
 

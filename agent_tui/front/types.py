@@ -10,7 +10,7 @@ define them: they are the door's, and may move behind it.
 from __future__ import annotations
 
 from agent_tui.agent.call_progress import progress_message
-from agent_tui.agent.compaction.run import compaction_note
+from agent_tui.agent.compaction.run import compacting_text, compaction_note
 from agent_tui.agent.loop import CONTINUE_PROMPT
 from agent_tui.agent.references import quote_path
 from agent_tui.agent.resume import SessionStart, age
@@ -57,6 +57,7 @@ __all__ = [
     "UndoPlan",
     "UndoReport",
     "age",
+    "compacting_text",
     "compaction_note",
     "format_keys",
     "grant_choice",

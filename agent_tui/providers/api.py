@@ -26,6 +26,7 @@ from agent_tui.errors import (
     ProviderRateLimitError,
     StreamInterrupted,
 )
+from agent_tui.plural import plural
 from agent_tui.providers import http11
 from agent_tui.providers.base import ProviderEvent, ProviderRequest, TextDelta
 from agent_tui.providers.image_limits import fit_images
@@ -307,7 +308,7 @@ class ApiProvider:
             return ProviderNotFoundError(message, status=status)
         if is_retryable_status(status):
             what = {429: "rate limited", 529: "overloaded"}.get(status, "failing")
-            message = f"{base} is {what} (HTTP {status}: {detail}); gave up after {retries} retries"
+            message = f"{base} is {what} (HTTP {status}: {detail}); gave up after {plural(retries, 'retry', 'retries')}"
             return ProviderRateLimitError(message, status=status, retryable=True)
         return ProviderError(f"{base} refused the request (HTTP {status}: {detail})", status=status)
 

@@ -151,7 +151,7 @@ class CreateFileTool(BaseTool):
         ctx.session.remember(plan.path)
         verb = "Overwrote" if plan.existing else "Created"
         return ToolResult(
-            f"{verb} {plan.shown} ({len(plan.content.encode('utf-8'))} bytes).",
+            f"{verb} {plan.shown} ({plural(len(plan.content.encode('utf-8')), 'byte')}).",
             display=plan.diff(),
             data={"path": plan.shown, "created": plan.existing is None},
         )

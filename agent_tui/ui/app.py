@@ -28,7 +28,6 @@ from textual.worker import Worker
 from agent_tui import actions
 from agent_tui import events as ev
 from agent_tui.conversation import ImageBlock
-from agent_tui.errors import AgentError
 from agent_tui.front import Front, UserInput
 from agent_tui.front.types import Decision, SessionStart, format_keys
 from agent_tui.plural import plural
@@ -495,8 +494,10 @@ class AgentApp(App[int]):
                 await resume_flow.pick(self)
             case actions.OpenToolPicker():
                 self.action_tools()
-            case actions.PickModel(model=alias):
-                await self._pick_model(alias)
+            case actions.PickModel(model=name):
+                from agent_tui.ui import model_flow
+
+                await model_flow.pick(self, name)
             case actions.Trust(trusted=trusted):
                 await self.apply_trust(trusted)
             case actions.Copy(args=args):
@@ -529,33 +530,6 @@ class AgentApp(App[int]):
         from agent_tui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.front.completions.all_commands()))
-
-    async def _pick_model(self, alias: str = "") -> None:
-        """Switch to the model ``alias`` (``/model fast``), or pick one from a list."""
-        from agent_tui.ui.screens.model_picker import ModelPickerScreen
-
-        models = self.front.model_choices()
-        if not models:
-            await self.transcript.add(
-                Note("No models configured: add [models.<alias>] to .agentrc.")
-            )
-            return
-        if alias and alias not in models:
-            known = ", ".join(sorted(models))
-            await self.transcript.add(Note(f"No model {alias!r}; configured: {known}", "error"))
-            return
-        if not alias:
-            picked = await self.push_screen_wait(ModelPickerScreen(models, self.front.model))
-            alias = picked or ""
-        if alias:
-            model = models[alias]
-            try:
-                await self.front.switch_model(model)
-            except AgentError as exc:
-                await self.transcript.add(Note(f"Cannot use {alias}: {exc}", "error"))
-                return
-            self.refresh_model_status()
-            await self.transcript.add(Note(f"Model: {model.provider} {model.name}"))
 
     # ---- quitting -----------------------------------------------------------------------
 

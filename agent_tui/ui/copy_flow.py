@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent_tui.conversation import Message, TextBlock
+from agent_tui.plural import plural
 
 if TYPE_CHECKING:
     from agent_tui.ui.app import AgentApp
@@ -80,4 +81,4 @@ async def copy(app: AgentApp, args: str) -> str:
         return chosen
     app.copy_to_clipboard(chosen.text)
     lines = chosen.text.count("\n") + 1
-    return f"Copied {chosen.label.strip().split(':')[0]} ({lines} lines) to the clipboard (OSC 52)."
+    return f"Copied {chosen.label.strip().split(':')[0]} ({plural(lines, 'line')}) to the clipboard (OSC 52)."

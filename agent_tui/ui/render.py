@@ -10,7 +10,7 @@ from typing import Protocol
 from textual.widget import Widget
 
 from agent_tui import events as ev
-from agent_tui.front.types import CONTINUE_PROMPT, progress_message
+from agent_tui.front.types import CONTINUE_PROMPT, compacting_text, progress_message
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.compaction_card import CompactionCard
 from agent_tui.ui.widgets.continue_note import ContinueNote
@@ -77,8 +77,30 @@ class TurnView:
             await view.end_answer()
             card.finish(event.inner.cancelled or event.inner.stop_reason == "error")
 
+    @staticmethod
+    def _status(status: StatusBar, event: ev.Event) -> None:
+        """The status bar's share of an event: the wait, a compaction, tokens, the meter."""
+        # A compaction's summary request yields nothing until it is done: the next event
+        # (its usage, a notice, an error) ends the "compacting…" state.
+        begun = event if isinstance(event, ev.CompactionStarted) else None
+        status.compacting = compacting_text(begun) if begun is not None else ""
+        if isinstance(event, ev.RequestSent):
+            status.waiting_tokens = max(event.prompt_tokens, 1)
+        elif isinstance(event, ev.ResponseStarted):
+            status.waiting_tokens = 0
+        elif isinstance(event, ev.UsageUpdated):
+            status.input_tokens = event.total.input_tokens
+            status.output_tokens = event.total.output_tokens
+            status.cost_usd = event.cost_usd
+            if event.context_window:  # a compaction's summary request does not size a request
+                status.context_tokens = event.context_tokens
+                status.context_window = event.context_window
+                status.context_limit = event.context_limit
+
     async def handle(self, event: ev.Event) -> None:
         """Draw one event (every type the agent emits; unknown ones are ignored)."""
+        if self.status is not None:
+            self._status(self.status, event)
         if isinstance(event, ev.SubagentEvent):
             await self._subagent(event)
         elif isinstance(event, ev.TextDelta):
@@ -127,16 +149,6 @@ class TurnView:
                     event.duration_s,
                     exit_code=code if isinstance(code, int) else None,
                 )
-        elif isinstance(event, ev.RequestSent) and self.status is not None:
-            self.status.waiting_tokens = max(event.prompt_tokens, 1)
-        elif isinstance(event, ev.ResponseStarted) and self.status is not None:
-            self.status.waiting_tokens = 0
-        elif isinstance(event, ev.UsageUpdated) and self.status is not None:
-            self.status.input_tokens = event.total.input_tokens
-            self.status.output_tokens = event.total.output_tokens
-            self.status.cost_usd = event.cost_usd
-            self.status.context_tokens = event.context_tokens
-            self.status.context_window = event.context_window
         elif isinstance(event, ev.TurnStarted) and event.references:
             # The chips: what was attached, in the form that says what it is (an @path as #file:).
             await self.transcript.add(Note(f"attached {', '.join(event.references)}"))

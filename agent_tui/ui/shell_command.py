@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
+from agent_tui.plural import plural
 from agent_tui.text_safety import visible
 
 SHOWN_LINES = 40  # the card shows the end; the model gets the capped whole
@@ -37,7 +38,7 @@ class ShellCard(Static):
         lines = self.output.rstrip("\n").splitlines()
         tail = lines[-SHOWN_LINES:]
         if len(lines) > len(tail):
-            tail = [f"[… {len(lines) - len(tail)} earlier lines]", *tail]
+            tail = [f"[… {plural(len(lines) - len(tail), 'earlier line')}]", *tail]
         footer = Text(f"{self.status} · sent with your next prompt", style="italic dim")
         body = [Text(f"$ {visible(self.command)}", style="bold")]
         body += [Text(visible(line)) for line in tail]

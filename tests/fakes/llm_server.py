@@ -31,7 +31,7 @@ from typing import Any
 
 from agent_tui.providers.script import ScriptTurn, load_script, parse_turn
 
-from . import wire_anthropic, wire_openai, wire_responses
+from . import wire_anthropic, wire_models, wire_openai, wire_responses
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
@@ -106,6 +106,12 @@ class FakeLLM:
         self.context_flavour: str | None = None
         self.n_ctx = 8192
         self.probes: list[str] = []
+        # The models the server lists (``/model``'s picker): ``GET /v1/models`` in the OpenAI
+        # or the Anthropic format (by the request's headers) and Ollama's ``GET /api/tags``.
+        # ``models_flavour`` "ollama": only /api/tags answers; None: neither (404).
+        self.served_models: list[str] = ["test-model", "other-model"]
+        self.models_flavour: str | None = "api"
+        self.model_lists: list[str] = []  # the list requests made ("GET /v1/models" ...)
         # Token counting with "the model's tokenizer": llama.cpp POST /tokenize (when
         # context_flavour is "llamacpp") and Anthropic POST /v1/messages/count_tokens, both at
         # ``chars_per_token`` so a test can tell the client's chars/4 estimate from a count.
@@ -299,6 +305,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path == "/_requests":
             self._send_json(200, self.fake.requests)
+        elif self.path.partition("?")[0] in ("/v1/models", "/api/tags"):
+            self._models_answer()
         elif self.path in CONTEXT_ROUTES:
             self._context_answer("GET")
         else:
@@ -374,6 +382,26 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(status, wire.error_body(status, message), headers)
             return
         self._answer(openai, turn, number, body, tokens)
+
+    def _models_answer(self) -> None:
+        """The model list, as the API the request speaks answers it (and vLLM's window in it)."""
+        fake, path = self.fake, self.path.partition("?")[0]
+        if path == "/v1/models" and fake.context_flavour == "vllm":
+            self._context_answer("GET")
+            return
+        with fake._lock:
+            if path == "/v1/models":
+                fake.probes.append("GET /v1/models")  # the context probe asks it too
+            fake.model_lists.append(f"GET {self.path}")
+        wanted = "ollama" if path == "/api/tags" else "api"
+        if fake.models_flavour != wanted:
+            self._send_json(404, wire_openai.error_body(404, f"no route GET {self.path}"))
+        elif path == "/api/tags":
+            self._send_json(200, wire_models.ollama_tags(fake.served_models))
+        elif self.headers.get("anthropic-version"):
+            self._send_json(200, wire_models.anthropic_models(fake.served_models))
+        else:
+            self._send_json(200, wire_models.openai_models(fake.served_models))
 
     def _context_answer(self, method: str, body: Any = None) -> None:
         fake = self.fake

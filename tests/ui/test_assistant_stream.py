@@ -76,7 +76,16 @@ async def test_a_long_answer_freezes_its_finished_head_and_loses_nothing(
         assert len(heads) >= 4
         # The live widget stays small: at most the threshold plus the block being written.
         assert longest_live < assistant.FREEZE_CHARS + len(PARAGRAPH + FENCE + LIST)
-        assert "".join(h.source for h in heads) + message.query_one(Markdown).source == text
+        # The stream hands fragments to the widget in its own task: wait for it to catch up.
+        await wait_until(
+            pilot,
+            lambda: (
+                "".join(h.source for h in message.query(FrozenMarkdown))
+                + message.query_one(Markdown).source
+                == text
+            ),
+            "the live widget caught up",
+        )
         assert all(fence_lines(h.source) % 2 == 0 for h in heads)  # never cut inside a fence
         await message.finish()
         await pilot.pause()
@@ -101,3 +110,68 @@ async def test_fragments_are_batched_then_all_shown_at_the_finish() -> None:
         frozen = message.query_one(FrozenMarkdown)
         assert frozen.source == "first " + "".join(f"word{n} " for n in range(50))
         assert not message.query(Markdown)
+
+
+def live_blocks(message: AssistantMessage) -> list[tuple[str, str]]:
+    """The live Markdown's blocks: (type, source text)."""
+    from textual.widgets.markdown import MarkdownBlock
+
+    live = message.query_one(Markdown)
+    lines = live.source.splitlines(keepends=True)
+    return [
+        (type(block).__name__, "".join(lines[block.source_range[0] : block.source_range[1]]))
+        for block in live.query_children(MarkdownBlock)
+    ]
+
+
+async def test_text_after_a_fence_is_not_code_when_the_head_froze_inside_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 23 §11: the head froze while a fence was open; the text after the fence then showed
+    # as code until the end of the answer.
+    monkeypatch.setattr(assistant, "STREAM_FPS", 1e9)
+    monkeypatch.setattr(assistant, "FREEZE_CHARS", 300)
+    # The head freezes once the fence has opened (past 300 characters); what is left stays
+    # under 300, so no later freeze parses it afresh.
+    code = "".join(f"    value_{n} = compute({n})\n" for n in range(5))
+    text = PARAGRAPH * 3 + "```python\n" + code + "```\n\nAfter the fence, plain words.\n"
+    app = Host()
+    async with app.run_test(size=(100, 40)) as pilot:
+        message = AssistantMessage()
+        await app.query_one("#log").mount(message)
+        for start in range(0, len(text), 40):
+            await message.append_text(text[start : start + 40])
+            await pilot.pause()
+        assert message.query(FrozenMarkdown), "the head froze on the way"
+        await wait_until(
+            pilot,
+            lambda: (
+                live_blocks(message)[-1:]
+                == [("MarkdownParagraph", "After the fence, plain words.\n")]
+            ),
+            "the text after the fence as a paragraph",
+        )
+
+
+TABLE = "Here are the keys:\n\n| key | meaning |\n| --- | --- |\n| timeout_s | seconds |\n"
+
+
+async def test_a_table_never_shows_as_raw_pipes_while_it_streams() -> None:
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        message = AssistantMessage()
+        await app.query_one("#log").mount(message)
+        seen: list[list[tuple[str, str]]] = []
+        for start in range(0, len(TABLE), 3):
+            await message.append_text(TABLE[start : start + 3])
+            await pilot.pause(1 / assistant.STREAM_FPS)
+            await pilot.pause()
+            seen.append(live_blocks(message))
+        raw = [
+            text
+            for blocks in seen
+            for kind, text in blocks
+            if kind != "MarkdownTable" and "|" in text
+        ]
+        assert raw == []
+        assert any(kind == "MarkdownTable" for kind, _ in seen[-1])

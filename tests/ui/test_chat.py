@@ -553,9 +553,9 @@ async def test_model_command_switches_by_alias_and_from_the_picker(
     )
     h = make_agent([])
     async with running_app(h.agent) as (app, pilot):
-        await send(pilot, "/model nope")
+        await send(pilot, "/model two words")
         await wait_idle(pilot)
-        assert "No model 'nope'" in app.query(Note).last().text
+        assert "/model takes one model name or alias" in app.query(Note).last().text
         await send(pilot, "/model broken")  # no script: the provider cannot be built
         await wait_idle(pilot)
         assert "Cannot use broken" in app.query(Note).last().text

@@ -6,18 +6,23 @@ replaced, hides the summary until opened, and the model's control characters sta
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Markdown
 
-from agent_tui.conversation import is_summary
+from agent_tui.conversation import Message, TextBlock, is_summary, user_text
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.compaction_card import CompactionCard
 from agent_tui.ui.widgets.notes import Note, UserMessage
+from agent_tui.ui.widgets.status_bar import StatusBar
+from tests.agent.conftest import fake_agent, fake_agent_workspace
+from tests.fakes.llm_server import FakeLLM
 from tests.ui.app_helpers import running_app
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle
+from tests.ui.helpers import send, wait_idle, wait_until
 
 SUMMARY = (
     "## Goals and constraints\n- Fix the config parser; keep Python 3.11.\n\n"
@@ -27,8 +32,12 @@ SUMMARY = (
 SIZE = (100, 32)
 
 
+# Longer than the summary: a summary that would not make the context smaller is not kept.
+FIRST_ANSWER = "first answer: " + "the parser reads each key of the file in turn. " * 10
+
+
 def script() -> list[dict[str, Any]]:
-    return [{"text": "first answer"}, {"text": "second answer"}, {"text": "third answer"}] + [
+    return [{"text": FIRST_ANSWER}, {"text": "second answer"}, {"text": "third answer"}] + [
         {"text": SUMMARY}
     ]
 
@@ -108,3 +117,26 @@ async def test_compact_with_nothing_to_compact_is_an_error_not_an_unanswered_mes
         errors = [n.text for n in app.query(Note) if n.level == "error"]
         assert errors and "/compact: nothing to compact yet" in errors[-1]
         assert not app.query(UserMessage).last().has_class("-unanswered")
+
+
+async def test_the_status_bar_says_compacting_with_its_figures_while_the_summary_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    """Issue 23 §10: automatic compaction ran 24 s with only "working" in the status bar."""
+    workspace = fake_agent_workspace(tmp_path, monkeypatch)
+    agent = fake_agent(workspace, fake_llm, "anthropic", context_window=8_000, max_tokens=500)
+    for n in range(4):
+        agent.conversation.append(user_text(f"OLD-QUESTION-{n} " + "word " * 1_200))
+        agent.conversation.append(Message("assistant", [TextBlock(f"OLD-ANSWER-{n}")]))
+    fake_llm.set_script([{"text": "SUMMARY-OF-OLD"}, {"text": "the answer"}])
+    fake_llm.hold_after = 0  # the summary request is answered only once released
+    async with running_app(agent, size=(140, 30)) as (app, pilot):
+        bar = app.query_one(StatusBar)
+        await send(pilot, "next question")
+        await wait_until(pilot, lambda: "◌ compacting ≈" in str(bar.render()), "compacting shown")
+        shown = str(bar.render())
+        assert "% of the context)…" in shown and "working" not in shown
+        fake_llm.release.set()
+        await wait_idle(pilot)
+        assert "compacting" not in str(bar.render())
+        assert app.query_one(CompactionCard).title.startswith("Context near the window")

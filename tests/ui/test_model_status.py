@@ -51,7 +51,7 @@ async def test_status_bar_shows_the_wait_then_the_context_used(
         await wait_idle(pilot)
         text = bar_text(app)
         assert "waiting" not in text
-        assert "context 43% of 8k" in text
+        assert "context 86% of 4k" in text
 
 
 async def test_a_call_written_as_text_has_a_card_saying_so(
@@ -85,7 +85,7 @@ async def test_at_80_columns_the_context_stays_and_the_folder_gives_way(
         await wait_idle(pilot)
         bar = app.query_one(StatusBar)
         text = bar_text(app)
-        assert "context 43% of 8k" in text and "qwen" in text
+        assert "context 86% of 4k" in text and "qwen" in text
         assert len(text) <= bar.content_region.width
     (tmp_path / "wide").mkdir()
     wide = make_app(tmp_path / "wide", monkeypatch, fake_llm)

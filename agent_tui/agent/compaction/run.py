@@ -5,9 +5,11 @@ that part (``Conversation.compact``) and yields the events: the summary request'
 ``ConversationCompacted``. Only what is sent changes; the session file keeps every message.
 
 Automatic compaction (``auto_compact``) runs before a request is built, when the estimate of the
-whole conversation passes ``[agent] compact_at`` of the window or would make the budget prune,
-whichever comes first: a summary keeps more than pruning, which drops old turns whole. When the
-summary request fails, pruning does the job and a notice says so.
+whole conversation passes ``[agent] compact_at`` of what a request may hold (the window less the
+reply's share: the context meter's 100 %, where the budget starts pruning): a summary keeps more
+than pruning, which drops old turns whole. ``CompactionStarted`` says it began (the summary
+request takes as long as an answer). When the summary request fails, or the summary would not
+make the context smaller (then the original stays), pruning does the job and a notice says so.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from agent_tui.agent.prompt import (
     split_attachments,
     starts_turn,
 )
-from agent_tui.conversation import SUMMARY_HEADER, Message, TextBlock
+from agent_tui.conversation import SUMMARY_HEADER, Conversation, Message, TextBlock
 from agent_tui.errors import ProviderError, UsageError
 from agent_tui.plural import plural
 
@@ -99,6 +101,8 @@ async def compact(
     model = agent.model
     scale = agent.budget.token_scale.get(model.name, 1.0)
     before = _estimate(messages, system, tools_chars, scale)
+    # The summary request takes as long as an answer: say what is happening meanwhile.
+    yield ev.CompactionStarted(automatic, before, prompt_limit(agent) if automatic else 0)
     request = summary_request(model, agent.budget.window(model), messages[:upto], focus, scale)
     summary = await request_summary(agent.deps.provider, request)
     agent.total_usage = add_usage(agent.total_usage, summary.usage)
@@ -107,9 +111,22 @@ async def compact(
         raise ProviderError("the conversation changed while it was being summarised; not compacted")
     # The event carries exactly what compact() was given: a session replays it from the event.
     text = summary.text + _request_kept(messages, upto)
+    trial = Conversation(list(messages))
+    trial.compact(upto, text)
+    after = _estimate(list(trial.messages), system, tools_chars, scale)
+    if after >= before:
+        yield ev.Notice(not_smaller_note(before, after), "warning")
+        return
     agent.conversation.compact(upto, text)
-    after = _estimate(list(agent.conversation.messages), system, tools_chars, scale)
     yield ev.ConversationCompacted(text, upto, automatic, before, after)
+
+
+def not_smaller_note(before: int, after: int) -> str:
+    """Why a compaction was not kept: its summary would not have made the context smaller."""
+    return (
+        f"Compaction not kept: with the summary the context would be about {after:,} tokens, "
+        f"not less than the {before:,} it has now; the conversation stays as it was."
+    )
 
 
 def _request_kept(messages: list[Message], upto: int) -> str:
@@ -135,9 +152,9 @@ def _request_kept(messages: list[Message], upto: int) -> str:
     return f"\n\n{REQUEST_MARKER}{text}"
 
 
-def _pruning_limit(agent: Agent) -> int:
-    window = agent.budget.window(agent.model)
-    return window - min(agent.model.max_tokens, window // 2)  # as ContextBudget.build reserves
+def prompt_limit(agent: Agent) -> int:
+    """The tokens a request may hold: the context meter's 100 %, where pruning starts."""
+    return agent.budget.prompt_limit(agent.model)
 
 
 async def auto_compact(agent: Agent, system: str, tools_chars: int) -> AsyncIterator[ev.Event]:
@@ -152,8 +169,9 @@ async def auto_compact(agent: Agent, system: str, tools_chars: int) -> AsyncIter
     messages = list(agent.conversation.messages)
     scale = agent.budget.token_scale.get(agent.model.name, 1.0)
     estimate = _estimate(messages, system, tools_chars, scale)
-    window = agent.budget.window(agent.model)
-    if estimate <= min(int(window * settings.compact_at), _pruning_limit(agent)):
+    # The same 100 % as the meter (UsageUpdated.context_limit): compaction starts where the
+    # meter reads compact_at, before pruning at 100 % (never past it, whatever compact_at says).
+    if estimate <= int(prompt_limit(agent) * min(settings.compact_at, 1.0)):
         return
     upto = compaction_point(messages, settings.keep)
     if upto is None or _estimate(messages[:upto], "", 0, scale) < estimate * MIN_GAIN:
@@ -165,8 +183,12 @@ async def auto_compact(agent: Agent, system: str, tools_chars: int) -> AsyncIter
     if request is not None and extras.get(FAILED_KEY) is request:
         return
     try:
+        compacted = False
         async for event in compact(agent, automatic=True, system=system, tools_chars=tools_chars):
+            compacted = compacted or isinstance(event, ev.ConversationCompacted)
             yield event
+        if not compacted:  # the summary was not smaller: pruning, and no new try this turn
+            extras[FAILED_KEY] = request
     except (ProviderError, UsageError) as exc:
         extras[FAILED_KEY] = request
         yield ev.Notice(
@@ -181,3 +203,10 @@ def compaction_note(event: ev.ConversationCompacted) -> str:
         f"{why}: {plural(event.replaced, 'earlier message')} replaced by a summary "
         f"(about {event.tokens_before:,} → {event.tokens_after:,} tokens)"
     )
+
+
+def compacting_text(event: ev.CompactionStarted) -> str:
+    """What is happening while the summary is written: ``compacting ≈3,650 tokens (89 % of the
+    context)…`` (status bar, ``-p``'s ``note:`` line)."""
+    share = f" ({round(100 * event.tokens / event.limit)} % of the context)" if event.limit else ""
+    return f"compacting ≈{event.tokens:,} tokens{share}…"

@@ -21,6 +21,7 @@ from textual.widgets.selection_list import Selection
 from agent_tui.front.types import MAX_TOOLS, Manifest
 from agent_tui.plural import plural
 from agent_tui.text_safety import visible
+from agent_tui.ui.widgets.checklist import Checklist
 
 
 def source_label(source: str) -> str:
@@ -53,6 +54,8 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
         Binding("enter,ctrl+s", "done", "Save", priority=True),
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+f", "focus_filter", "Filter"),
+        # Not a priority: a list moves its own highlight; the filter box has no use for Down.
+        Binding("down", "into_list", "To the list", show=False),
     ]
 
     def __init__(self, manifests: Sequence[Manifest], disabled: set[str]) -> None:
@@ -73,7 +76,7 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
             with groups:
                 for index, source in enumerate(self.groups):
                     yield Label(source_label(source), classes="group-title")
-                    yield SelectionList[str](id=f"group-{index}", classes="group")
+                    yield Checklist(id=f"group-{index}", classes="group")
             yield Static(id="description", markup=False)
 
     def on_mount(self) -> None:
@@ -132,6 +135,14 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
+
+    def action_into_list(self) -> None:
+        """Down in the filter box: into the first list that shows a tool."""
+        if not isinstance(self.focused, Input):
+            return
+        shown = [g for g in self.query(Checklist) if g.display and g.option_count]
+        if shown:
+            shown[0].focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
 
 from agent_tui.text_safety import visible, visible_markdown
-from agent_tui.ui.markdown_tables import WrappingMarkdown
+from agent_tui.ui.markdown_tables import WrappingMarkdown, fenced_lines, shown_length
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -41,19 +41,13 @@ def stable_prefix(text: str) -> int:
     A block starts after a blank line, outside a code fence, on a line that is not indented (an
     indented line may continue a list item or be indented code).
     """
-    fence = ""  # the open fence's marker run, e.g. "```" or "~~~~"
-    offset = best = 0
+    best = 0
     after_blank = False
-    for line in text.splitlines(keepends=True):
+    for offset, line, inside in fenced_lines(text):
         stripped = line.strip()
-        if not fence and after_blank and stripped and not line[0].isspace():
+        if not inside and after_blank and stripped and not line[0].isspace():
             best = offset
-        if not fence and stripped.startswith(("```", "~~~")):
-            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
-        elif fence and stripped.startswith(fence) and not stripped.strip(fence[0]):
-            fence = ""  # a closing fence: the same character, at least as many, nothing else
-        after_blank = not fence and not stripped
-        offset += len(line)
+        after_blank = not inside and not stripped
     return best
 
 
@@ -102,6 +96,7 @@ class AssistantMessage(Vertical):
         self._flush_timer: Timer | None = None
         self._flushed_at = 0.0
         self._live = text if self.streaming else ""  # the live Markdown's text (after the heads)
+        self._shown = len(self._live)  # how much of it the live Markdown was given
         self._heads: list[FrozenMarkdown] = []  # finished blocks of a long streaming answer
         self._lock = asyncio.Lock()  # one flush or finish at a time: each awaits the widgets
 
@@ -143,22 +138,33 @@ class AssistantMessage(Vertical):
             cut = stable_prefix(self._live) if len(self._live) > FREEZE_CHARS else 0
             if cut:
                 await self._freeze_head(self._markdown, cut)
-                return
-            if self._stream is None:
-                # The stream coalesces fragments so rendering never falls behind the model.
-                self._stream = Markdown.get_stream(self._markdown)
-            await self._stream.write(text)
+            # A table's header is held back until its delimiter row is whole (markdown_tables).
+            end = shown_length(self._live)
+            if end > self._shown:
+                if self._stream is None:
+                    # The stream coalesces fragments so rendering never falls behind the model.
+                    self._stream = Markdown.get_stream(self._markdown)
+                await self._stream.write(self._live[self._shown : end])
+                self._shown = end
 
     async def _freeze_head(self, markdown: Markdown, cut: int) -> None:
-        """Move the live text's finished blocks (before ``cut``) into a frozen widget."""
+        """Move the live text's finished blocks (before ``cut``) into a frozen widget, and start
+        a new live widget for the rest.
+
+        A new widget, not ``Markdown.update``: after ``update`` Textual appends by parsing again
+        from the last line only, so text after a fence that was open (or a table's next row)
+        was parsed without its start, e.g. as code until the end of the answer.
+        """
         head, self._live = self._live[:cut], self._live[cut:]
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
         frozen = frozen_markdown(head, classes="head")
         self._heads.append(frozen)
-        await self.mount(frozen, before=markdown)
-        await markdown.update(self._live)
+        self._markdown = Markdown()
+        self._shown = 0
+        await self.mount(frozen, self._markdown, before=markdown)
+        await markdown.remove()
 
     async def append_thinking(self, fragment: str) -> None:
         self.thinking += fragment

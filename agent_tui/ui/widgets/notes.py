@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,6 +13,9 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from agent_tui.text_safety import visible, visible_markdown
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 class UserMessage(Static):
@@ -98,6 +102,27 @@ class ErrorNote(Horizontal):
         return lambda: ErrorNote(message, prompt)
 
 
+def line_break_parser() -> MarkdownIt:
+    """Markdown where a newline is a new line (``breaks``, as in GitHub comments).
+
+    Commands write their output line by line ("Restored: a.py" then "Left as they are: …");
+    CommonMark would join lines that are not separated by a blank line into one.
+    """
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
+
+    def hard_breaks(state: StateCore) -> None:
+        # ``breaks`` only changes markdown-it's HTML renderer; Textual reads the tokens.
+        for token in state.tokens:
+            for child in token.children or ():
+                if child.type == "softbreak":
+                    child.type = "hardbreak"
+
+    parser = MarkdownIt("gfm-like", {"breaks": True})
+    parser.core.ruler.push("hard_breaks", hard_breaks)
+    return parser
+
+
 class MarkdownNote(Vertical):
     """A command's Markdown output (e.g. /help's table), not sent to the model."""
 
@@ -113,7 +138,7 @@ class MarkdownNote(Vertical):
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown
 
-        yield Markdown(visible_markdown(self.text))
+        yield Markdown(visible_markdown(self.text), parser_factory=line_break_parser)
 
     def record(self) -> Callable[[], Widget]:
         text = self.text

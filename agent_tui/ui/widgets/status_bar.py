@@ -21,18 +21,22 @@ def compact_tokens(count: int) -> str:
     return f"{count / 1_000_000:.1f}M"
 
 
-def context_text(tokens: int, window: int) -> str:
-    """``context 43% of 8k`` ('' until a request has been made)."""
-    if not window:
+def context_text(tokens: int, limit: int, window: int = 0) -> str:
+    """``context 43% of 8k`` ('' until a request has been made); ``limit`` is what a request
+    may hold, so 100 % is where pruning starts and compaction comes at 85 %."""
+    if not limit:
         return ""
-    # Local servers count in powers of two (-c 8192 is "8k"), hosted models in thousands.
-    if window % 1024 == 0 and window < 1_000_000:
-        size = f"{window // 1024}k"
-    elif window % 1000 == 0 and window < 1_000_000:
-        size = f"{window // 1000}k"
+    # Local servers count in powers of two (-c 8192 is "8k"), hosted models in thousands: the
+    # window says which (the limit is it less the reply's share); 128,000 is both: hosted.
+    binary = (window or limit) % 1000 != 0 and (window or limit) % 1024 == 0
+    unit = 1024 if binary else 1000
+    if limit % unit == 0 and limit < 1_000_000:
+        size = f"{limit // unit}k"
+    elif 10 * unit <= limit < 1_000_000:
+        size = f"{round(limit / unit)}k"  # 191,808 is "192k": the bar is narrow
     else:
-        size = compact_tokens(window)
-    return f"context {round(100 * tokens / window)}% of {size}"
+        size = compact_tokens(limit)
+    return f"context {round(100 * tokens / limit)}% of {size}"
 
 
 # The sandbox's label where the bar is narrow ("sandbox: workspace-write" is 24 columns).
@@ -71,8 +75,12 @@ class StatusBar(Static):
     waiting_tokens: reactive[int] = reactive(0)
     context_window: reactive[int] = reactive(0)  # 0: not known yet (no request made)
     queued: reactive[int] = reactive(0)  # messages typed during the turn, sent when it ends
+    # The meter's 100 %: what a request may hold (the window less the reply's share); 0: unknown.
+    context_limit: reactive[int] = reactive(0)
+    compacting: reactive[str] = reactive("")  # "compacting ≈N tokens…" while a summary is written
 
     _waiting_since = 0.0
+    _compacting_since = 0.0
     _busy_since = 0.0
     _ticker: Timer | None = None
 
@@ -89,10 +97,15 @@ class StatusBar(Static):
             self._ticker = self.set_interval(1.0, self.refresh)
         else:
             self.waiting_tokens = 0  # however the turn ended (cancelled too), nothing is awaited
+            self.compacting = ""
 
     def watch_waiting_tokens(self, tokens: int) -> None:
         if tokens:
             self._waiting_since = self.clock()
+
+    def watch_compacting(self, text: str) -> None:
+        if text:
+            self._compacting_since = self.clock()
 
     def render(self) -> Content:
         cost = f" ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
@@ -102,6 +115,8 @@ class StatusBar(Static):
         if self.busy and self.waiting_tokens:
             elapsed = self.clock() - self._waiting_since
             state = f"◌ {waiting_text(self.waiting_tokens, elapsed)}"
+        if self.busy and self.compacting:
+            state = f"◌ {self.compacting} {elapsed_text(self.clock() - self._compacting_since)}"
         if self.queued:
             state += f" · {self.queued} queued"
         parts = [
@@ -112,7 +127,9 @@ class StatusBar(Static):
             f"mode: {self.approval_mode}",
             self.sandbox,
             f"↑{compact_tokens(self.input_tokens)} ↓{compact_tokens(self.output_tokens)}{cost}",
-            context_text(self.context_tokens, self.context_window),
+            context_text(
+                self.context_tokens, self.context_limit or self.context_window, self.context_window
+            ),
         ]
         # Too narrow for all of it: the folder goes first, then the token counts, then the
         # sandbox says itself in one word, then the context, then the sandbox, so the state,
