@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui import __version__
 
 if TYPE_CHECKING:
+    from agent_tui.agent.loop import Agent
     from agent_tui.config import Config
 
 NO_KEY_HELP = (
@@ -55,6 +56,18 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    # Added in the order --help lists them.
+    _add_run_flags(parser)
+    _add_model_flags(parser)
+    _add_request_flags(parser)
+    _add_permission_flags(parser)
+    _add_session_flags(parser)
+    _add_remembered_approval_flags(parser)
+    return parser
+
+
+def _add_run_flags(parser: argparse.ArgumentParser) -> None:
+    """How agent-tui runs: the app, or one request with -p and its output."""
     add = parser.add_argument
     add("--version", action="version", version=f"agent-tui {__version__}")
     add("-p", "--prompt", help="run one request without the app and print the answer")
@@ -64,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="with -p: text (default), one json object, or one json object per event",
     )
+
+
+def _add_model_flags(parser: argparse.ArgumentParser) -> None:
+    """Which model, through which API and client."""
+    add = parser.add_argument
     add("--model", help="model name, e.g. claude-sonnet-4-5 or gpt-4.1")
     add(
         "--provider",
@@ -83,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="openai provider: Chat Completions or the Responses API (default: responses for "
         "api.openai.com, chat elsewhere)",
     )
+
+
+def _add_request_flags(parser: argparse.ArgumentParser) -> None:
+    """What a request carries, a model replayed or recorded, and its round limit."""
+    add = parser.add_argument
     add(
         "--image",
         action="append",
@@ -94,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     add("--script", type=Path, help="replay a script of model turns (the scripted provider)")
     add("--record", type=Path, help="write the model's turns to FILE as a replayable script")
     add("--max-turns", type=int, metavar="N", help="round limit for one request (default 25)")
+
+
+def _add_permission_flags(parser: argparse.ArgumentParser) -> None:
+    """What runs without asking, the mode, the sandbox and the workspace's trust."""
+    add = parser.add_argument
     add(
         "--on-approval",
         choices=["ask", "deny", "fail"],
@@ -126,6 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="apply this workspace's trust-gated .agentrc settings for this run",
     )
+
+
+def _add_session_flags(parser: argparse.ArgumentParser) -> None:
+    """Which session and which workspace."""
+    add = parser.add_argument
     add(
         "-c",
         "--continue",
@@ -141,6 +174,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="resume session ID (without ID: pick one in the app)",
     )
     add("-C", "--workspace", type=Path, default=None, help="workspace folder (default: cwd)")
+
+
+def _add_remembered_approval_flags(parser: argparse.ArgumentParser) -> None:
+    """Commands over the remembered approvals (they run instead of a session)."""
+    add = parser.add_argument
     add(
         "--reset-tool-confirmations",
         nargs="?",
@@ -151,7 +189,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add("--list-approvals", action="store_true", help="list remembered approvals")
     add("--revoke-approval", metavar="ID", help="revoke one remembered approval")
-    return parser
 
 
 def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
@@ -264,22 +301,12 @@ def _mcp_command(argv: list[str]) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """A session (the app, or one request with -p), or a command over remembered approvals."""
     from agent_tui.approvals.trust import is_trusted
     from agent_tui.config import load_config
-    from agent_tui.errors import UsageError
-    from agent_tui.logs import setup_logging
-    from agent_tui.paths import state_dir
-    from agent_tui.state_files import WHOLE_STATE_DIR, unwritable, write_failed
 
-    # An unwritable state dir (read-only, full) is said once here, and the work goes on: the
-    # answer matters more than the session file. Each writer then fails quietly (state_files).
-    problem = unwritable(state_dir())
-    if problem is not None:
-        write_failed(WHOLE_STATE_DIR, problem, "sessions and logs are not kept")
-    setup_logging()
-    workspace = (args.workspace or Path.cwd()).resolve()
-    if not workspace.is_dir():
-        raise UsageError(f"workspace {workspace} is not a folder")
+    _open_state_dir()
+    workspace = _workspace(args)
     handled = _approval_command(args, workspace)
     if handled is not None:
         from agent_tui.state_files import take_notices
@@ -291,31 +318,8 @@ def _run(args: argparse.Namespace) -> int:
     images = _load_images(args.image, headless)
     trusted = args.trust or is_trusted(workspace)
     config = load_config(workspace, cli=_cli_layer(args), trusted=trusted)
-    banner = None
-    if _needs_key(config):
-        if headless:
-            raise UsageError(NO_KEY_HELP)
-        from agent_tui.config import model_config
-        from agent_tui.resources import data_dir
-
-        demo = {
-            "provider": "scripted",
-            "script": str(data_dir("prompts") / "demo.json"),
-            "chunk_delay_s": 0.012,  # the demo streams visibly
-        }
-        config = dataclasses.replace(config, model=model_config(demo, {}))
-        banner = DEMO_BANNER
-    from agent_tui.build import build_agent
-    from agent_tui.subreaper import become_subreaper, clean_up_on_signals
-
-    # Processes a command detaches (nohup, setsid, double fork) are reparented to us, not to PID 1,
-    # so a killed terminal and the app's exit (also by SIGTERM/SIGHUP) take them along.
-    become_subreaper()
-    clean_up_on_signals()
-    agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
-    from agent_tui.modes import Mode
-
-    agent.deps.approvals.modes.set(Mode(args.mode))
+    config, banner = _demo_without_key(config, headless)
+    agent = _build_agent(config, args)
     if headless:
         from agent_tui.agent.resume import attach_headless
         from agent_tui.headless import HeadlessOptions, run_headless
@@ -330,3 +334,59 @@ def _run(args: argparse.Namespace) -> int:
 
     start = attach_app(agent, cont=args.continue_session, resume_id=args.resume)
     return run_tui(agent, banner=banner, session=start)
+
+
+def _open_state_dir() -> None:
+    """Check the state dir and start the log in it."""
+    from agent_tui.logs import setup_logging
+    from agent_tui.paths import state_dir
+    from agent_tui.state_files import WHOLE_STATE_DIR, unwritable, write_failed
+
+    # An unwritable state dir (read-only, full) is said once here, and the work goes on: the
+    # answer matters more than the session file. Each writer then fails quietly (state_files).
+    problem = unwritable(state_dir())
+    if problem is not None:
+        write_failed(WHOLE_STATE_DIR, problem, "sessions and logs are not kept")
+    setup_logging()
+
+
+def _workspace(args: argparse.Namespace) -> Path:
+    from agent_tui.errors import UsageError
+
+    workspace = (args.workspace or Path.cwd()).resolve()
+    if not workspace.is_dir():
+        raise UsageError(f"workspace {workspace} is not a folder")
+    return workspace
+
+
+def _demo_without_key(config: Config, headless: bool) -> tuple[Config, str | None]:
+    """Without an API key the app runs the demo model (and says so); -p stops."""
+    if not _needs_key(config):
+        return config, None
+    from agent_tui.errors import UsageError
+
+    if headless:
+        raise UsageError(NO_KEY_HELP)
+    from agent_tui.config import model_config
+    from agent_tui.resources import data_dir
+
+    demo = {
+        "provider": "scripted",
+        "script": str(data_dir("prompts") / "demo.json"),
+        "chunk_delay_s": 0.012,  # the demo streams visibly
+    }
+    return dataclasses.replace(config, model=model_config(demo, {})), DEMO_BANNER
+
+
+def _build_agent(config: Config, args: argparse.Namespace) -> Agent:
+    from agent_tui.build import build_agent
+    from agent_tui.modes import Mode
+    from agent_tui.subreaper import become_subreaper, clean_up_on_signals
+
+    # Processes a command detaches (nohup, setsid, double fork) are reparented to us, not to PID 1,
+    # so a killed terminal and the app's exit (also by SIGTERM/SIGHUP) take them along.
+    become_subreaper()
+    clean_up_on_signals()
+    agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
+    agent.deps.approvals.modes.set(Mode(args.mode))
+    return agent

@@ -360,57 +360,14 @@ def load_config(
         ConfigError: a file is unreadable, not TOML, or breaks the schema.
     """
     env = dict(os.environ if env is None else env)
-    user_path = user_file or user_config_path()
-    ws_path = workspace / ".agentrc"
     stack = _Stack(env)
-    files: list[Path] = []
-    ignored: tuple[str, ...] = ()
-    user_only: tuple[str, ...] = ()
-    foreign_aliases: dict[str, str] = {}
-    for path, is_workspace in ((user_path, False), (ws_path, True)):
-        if not path.is_file() or (is_workspace and path.resolve() == user_path.resolve()):
-            continue
-        layer = _read_toml(path)
-        _validate(layer, str(path))
-        files.append(path)
-        if is_workspace:
-            original = layer
-            layer, ignored, user_only = workspace_layer(layer, trusted=trusted)
-            meant_for, foreign_aliases = _untrusted_providers(original, ignored)
-            if meant_for not in (None, _pick_provider(stack.merged["model"], env)):
-                # Its model name is for the provider it may not set yet: it waits for trust too.
-                layer, ignored = _without_model_name(layer, ignored)
-        label = WORKSPACE_FILE_LABEL if is_workspace else _display(path)
-        stack.add(layer, label, from_file=True)
+    read = _add_files(stack, user_file or user_config_path(), workspace / ".agentrc", trusted)
     stack.add(_env_layer(env), "AGENT_TUI_BASE_URL", from_file=False)
-    cli_layer = copy.deepcopy(cli or {})
-    cli_model = cli_layer.get("model", {})
-    aliases = stack.merged.get("models", {})
-    before_cli = _pick_provider(stack.merged["model"], env)
-    alias = cli_model.get("name") if cli_model.get("name") in aliases else None
-    if alias is not None and foreign_aliases.get(alias, before_cli) != before_cli:
-        alias = None  # an untrusted alias for another provider: just a model name
-    if alias is not None:
-        del cli_model["name"]  # --model ALIAS: the alias's settings, under the other flags
-    stack.add(cli_layer, "--base-url", from_file=False)
+    chosen = _add_cli(stack, cli, read.foreign_aliases)
     _validate(stack.merged, "command line and environment")
     section = stack.model_section()
-    provider = _pick_provider(section, env)
-    models = {
-        name: _in_workspace(model_config(inherit_model(section, sub, env), env), workspace)
-        for name, sub in stack.merged.get("models", {}).items()
-        # An alias for another provider whose provider key was not applied (untrusted) would
-        # be a different model than it says: not offered.
-        if foreign_aliases.get(name, provider) == provider
-    }
-    base_url_from = stack.base_url_from
-    if alias is not None:
-        section = {**inherit_model(section, aliases[alias], env), **cli_model}
-        if "base_url" in aliases[alias] and "base_url" not in cli_model:
-            base_url_from = f"[models.{alias}]"
-    if "base_url" not in section:
-        base_url_from = None  # the provider's default (or its SDK variable)
-    model = _in_workspace(model_config(section, env), workspace)
+    models = _alias_models(stack, section, workspace, read.foreign_aliases)
+    model, base_url_from = _chosen_model(stack, section, chosen, workspace)
     key_names = {model.api_key_env, *(m.api_key_env for m in models.values()), *stack.key_names}
     api_key_names = tuple(sorted(name for name in key_names if name))
     key_env.hide(api_key_names)
@@ -418,12 +375,108 @@ def load_config(
         model=model,
         raw=stack.merged,
         workspace=workspace,
-        files=tuple(files),
+        files=tuple(read.files),
         trusted=trusted,
-        ignored_untrusted=ignored,
-        ignored_user_only=user_only,
+        ignored_untrusted=read.ignored,
+        ignored_user_only=read.user_only,
         base_url_from=base_url_from,
         models=models,
         cli=copy.deepcopy(cli or {}),
         api_key_names=api_key_names,
     )
+
+
+@dataclass
+class _FilesRead:
+    """The files merged into a stack, and what the workspace's was not allowed to set."""
+
+    files: list[Path] = field(default_factory=list)
+    ignored: tuple[str, ...] = ()  # keys that wait for trust
+    user_only: tuple[str, ...] = ()  # keys a workspace never sets
+    foreign_aliases: dict[str, str] = field(default_factory=dict)  # alias -> its other provider
+
+
+def _add_files(stack: _Stack, user_path: Path, ws_path: Path, trusted: bool) -> _FilesRead:
+    """Merge ``~/.agentrc``, then the workspace's ``.agentrc`` as far as trust allows."""
+    read = _FilesRead()
+    for path, is_workspace in ((user_path, False), (ws_path, True)):
+        if not path.is_file() or (is_workspace and path.resolve() == user_path.resolve()):
+            continue
+        layer = _read_toml(path)
+        _validate(layer, str(path))
+        read.files.append(path)
+        if is_workspace:
+            layer = _gate_workspace_file(stack, layer, trusted, read)
+        label = WORKSPACE_FILE_LABEL if is_workspace else _display(path)
+        stack.add(layer, label, from_file=True)
+    return read
+
+
+def _gate_workspace_file(
+    stack: _Stack, layer: dict[str, Any], trusted: bool, read: _FilesRead
+) -> dict[str, Any]:
+    """The workspace file's layer without the keys it may not set; what was left out goes in
+    ``read``."""
+    original = layer
+    layer, read.ignored, read.user_only = workspace_layer(layer, trusted=trusted)
+    meant_for, read.foreign_aliases = _untrusted_providers(original, read.ignored)
+    if meant_for not in (None, _pick_provider(stack.merged["model"], stack.env)):
+        # Its model name is for the provider it may not set yet: it waits for trust too.
+        layer, read.ignored = _without_model_name(layer, read.ignored)
+    return layer
+
+
+@dataclass
+class _CliModel:
+    """What the flags say about the model: an alias ``--model`` selected, and the other flags."""
+
+    alias: str | None
+    alias_section: dict[str, Any]
+    flags: dict[str, Any]
+
+
+def _add_cli(
+    stack: _Stack, cli: dict[str, Any] | None, foreign_aliases: dict[str, str]
+) -> _CliModel:
+    """Merge the flags; ``--model ALIAS`` selects that alias (the other model flags go over it)."""
+    cli_layer = copy.deepcopy(cli or {})
+    cli_model = cli_layer.get("model", {})
+    aliases = stack.merged.get("models", {})
+    before_cli = _pick_provider(stack.merged["model"], stack.env)
+    alias = cli_model.get("name") if cli_model.get("name") in aliases else None
+    if alias is not None and foreign_aliases.get(alias, before_cli) != before_cli:
+        alias = None  # an untrusted alias for another provider: just a model name
+    if alias is not None:
+        del cli_model["name"]  # --model ALIAS: the alias's settings, under the other flags
+    stack.add(cli_layer, "--base-url", from_file=False)
+    return _CliModel(alias, aliases[alias] if alias is not None else {}, cli_model)
+
+
+def _alias_models(
+    stack: _Stack, section: dict[str, Any], workspace: Path, foreign_aliases: dict[str, str]
+) -> dict[str, ModelConfig]:
+    """The ``[models.<alias>]`` a session can switch to, each over the merged ``[model]``."""
+    provider = _pick_provider(section, stack.env)
+    return {
+        name: _in_workspace(
+            model_config(inherit_model(section, sub, stack.env), stack.env), workspace
+        )
+        for name, sub in stack.merged.get("models", {}).items()
+        # An alias for another provider whose provider key was not applied (untrusted) would
+        # be a different model than it says: not offered.
+        if foreign_aliases.get(name, provider) == provider
+    }
+
+
+def _chosen_model(
+    stack: _Stack, section: dict[str, Any], chosen: _CliModel, workspace: Path
+) -> tuple[ModelConfig, str | None]:
+    """The run's model, and where its base URL came from (None: the provider's default)."""
+    base_url_from = stack.base_url_from
+    if chosen.alias is not None:
+        section = {**inherit_model(section, chosen.alias_section, stack.env), **chosen.flags}
+        if "base_url" in chosen.alias_section and "base_url" not in chosen.flags:
+            base_url_from = f"[models.{chosen.alias}]"
+    if "base_url" not in section:
+        base_url_from = None  # the provider's default (or its SDK variable)
+    return _in_workspace(model_config(section, stack.env), workspace), base_url_from

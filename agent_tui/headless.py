@@ -110,71 +110,84 @@ class _Printer:
             self._text(event)
 
     def _text(self, event: ev.Event) -> None:
-        if isinstance(event, ev.SubagentEvent):
-            # A sub-agent's tool activity goes to stderr, marked; its text is its tool result.
-            inner = event.inner
-            if isinstance(inner, ev.ToolCallFinished):
-                mark = "✗" if inner.result.is_error else "●"
-                label = one_line(inner.past_tense_message or inner.name)
-                self.err.write(f"  {mark} [{event.agent}] {label}\n")
-            elif isinstance(inner, ev.ErrorEvent):
-                self.err.write(f"  error [{event.agent}]: {visible(inner.message)}\n")
-        elif isinstance(event, ev.TextDelta):
-            # CRLF is a newline, a lone CR is shown (it would overwrite the line): a CR that ends
-            # a fragment waits for the next one to tell which.
-            text = self._held_cr + event.text
-            self._held_cr = "\r" if text.endswith("\r") else ""
-            self.out.write(visible(text[:-1] if self._held_cr else text))
-            self.out.flush()
-            self._line_open = not event.text.endswith("\n")
-        elif isinstance(event, ev.AssistantMessage) and (self._line_open or self._held_cr):
-            self._release_cr()
-            self.out.write("\n")
-            self._line_open = False
-        elif isinstance(event, ev.ToolCallStreaming):
-            # One line as a call starts streaming (a large file can take a while), not per update.
-            if event.call_id not in self._announced:
-                self._announced.add(event.call_id)
-                self.err.write(f"… {shown_name(event.name)}\n")
-        elif isinstance(event, ev.ToolCallStarted):
-            self._announced.discard(event.call_id)  # ids may come again in a later round
-            if event.origin == "text":
-                self._from_text.add(event.call_id)
-        elif isinstance(event, ev.ApprovalRequested | ev.ToolCallDecided):
-            reason = (
-                event.verdict.reason if isinstance(event, ev.ApprovalRequested) else event.reason
-            )
-            if PROTECTED_NOTE in reason:
-                self._protected[event.call_id] = reason
-        elif isinstance(event, ev.ToolCallFinished):
-            mark = "✗" if event.result.is_error else "●"
-            # One line per call: a newline or CR in the label or output must not forge another.
-            label = one_line(event.past_tense_message or event.name)
-            detail = (
-                f": {one_line(event.result.content.splitlines()[0][:200])}"
-                if event.result.is_error and event.result.content
-                else ""
-            )
-            protected = self._protected.pop(event.call_id, "")
-            note = f" [{protected}]" if protected else ""
-            if event.call_id in self._from_text:
-                self._from_text.discard(event.call_id)
-                note += " (parsed from text)"
-            self.err.write(f"{mark} {label}{detail}{note}\n")
-        elif isinstance(event, ev.ErrorEvent):
-            self.err.write(f"error: {visible(event.message)}\n")
-        elif isinstance(event, ev.CommandHandled) and event.message:
-            self.out.write(visible(event.message.rstrip("\n")) + "\n")
-        elif isinstance(event, ev.Notice):
-            self.err.write(f"note: {visible(event.text)}\n")
-        elif isinstance(event, ev.ConversationCompacted):
-            self.err.write(f"note: {compaction_note(event)}\n")
-        elif isinstance(event, ev.CompactionStarted):
-            self.err.write(f"note: {compacting_text(event)}\n")
-        elif isinstance(event, ev.ContextPruned):
-            # Every request that leaves something out says so, not only a turn's first.
-            left_out = ", ".join(event.dropped + event.shrunk)
-            self.err.write(f"note: pruned (request {event.round}): {visible(left_out)}\n")
+        match event:
+            case ev.TextDelta():
+                self._text_delta(event)
+            case ev.SubagentEvent():
+                self._subagent(event)
+            case ev.AssistantMessage() if self._line_open or self._held_cr:
+                self._release_cr()
+                self.out.write("\n")
+                self._line_open = False
+            case ev.ToolCallStreaming():
+                # One line as a call starts streaming (a large file can take a while), not per
+                # update.
+                if event.call_id not in self._announced:
+                    self._announced.add(event.call_id)
+                    self.err.write(f"… {shown_name(event.name)}\n")
+            case ev.ToolCallStarted():
+                self._announced.discard(event.call_id)  # ids may come again in a later round
+                if event.origin == "text":
+                    self._from_text.add(event.call_id)
+            case ev.ApprovalRequested() | ev.ToolCallDecided():
+                reason = (
+                    event.verdict.reason
+                    if isinstance(event, ev.ApprovalRequested)
+                    else event.reason
+                )
+                if PROTECTED_NOTE in reason:
+                    self._protected[event.call_id] = reason
+            case ev.ToolCallFinished():
+                self._finished(event)
+            case ev.ErrorEvent():
+                self.err.write(f"error: {visible(event.message)}\n")
+            case ev.CommandHandled() if event.message:
+                self.out.write(visible(event.message.rstrip("\n")) + "\n")
+            case ev.Notice():
+                self.err.write(f"note: {visible(event.text)}\n")
+            case ev.ConversationCompacted():
+                self.err.write(f"note: {compaction_note(event)}\n")
+            case ev.CompactionStarted():
+                self.err.write(f"note: {compacting_text(event)}\n")
+            case ev.ContextPruned():
+                # Every request that leaves something out says so, not only a turn's first.
+                left_out = ", ".join(event.dropped + event.shrunk)
+                self.err.write(f"note: pruned (request {event.round}): {visible(left_out)}\n")
+
+    def _text_delta(self, event: ev.TextDelta) -> None:
+        # CRLF is a newline, a lone CR is shown (it would overwrite the line): a CR that ends
+        # a fragment waits for the next one to tell which.
+        text = self._held_cr + event.text
+        self._held_cr = "\r" if text.endswith("\r") else ""
+        self.out.write(visible(text[:-1] if self._held_cr else text))
+        self.out.flush()
+        self._line_open = not event.text.endswith("\n")
+
+    def _subagent(self, event: ev.SubagentEvent) -> None:
+        """A sub-agent's tool activity goes to stderr, marked; its text is its tool result."""
+        inner = event.inner
+        if isinstance(inner, ev.ToolCallFinished):
+            mark = "✗" if inner.result.is_error else "●"
+            label = one_line(inner.past_tense_message or inner.name)
+            self.err.write(f"  {mark} [{event.agent}] {label}\n")
+        elif isinstance(inner, ev.ErrorEvent):
+            self.err.write(f"  error [{event.agent}]: {visible(inner.message)}\n")
+
+    def _finished(self, event: ev.ToolCallFinished) -> None:
+        mark = "✗" if event.result.is_error else "●"
+        # One line per call: a newline or CR in the label or output must not forge another.
+        label = one_line(event.past_tense_message or event.name)
+        detail = (
+            f": {one_line(event.result.content.splitlines()[0][:200])}"
+            if event.result.is_error and event.result.content
+            else ""
+        )
+        protected = self._protected.pop(event.call_id, "")
+        note = f" [{protected}]" if protected else ""
+        if event.call_id in self._from_text:
+            self._from_text.discard(event.call_id)
+            note += " (parsed from text)"
+        self.err.write(f"{mark} {label}{detail}{note}\n")
 
 
 def _pruned_kind(entry: str) -> str:

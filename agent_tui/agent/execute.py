@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RawCall
-from agent_tui.approvals.types import Decision
+from agent_tui.approvals.types import Decision, Verdict
 from agent_tui.errors import AgentError, ApprovalRequired, ToolError
 from agent_tui.hooks.agent_hooks import fire, notify
 from agent_tui.hooks.decide import hook_verdict
@@ -177,6 +177,32 @@ class CallProcessor:
         return tool, tool.prepare(value, self._context(call.id))
 
     async def _approve(self, call: RawCall) -> _Approved | None:
+        """Whether ``call`` may run (None: it got its result already): checked and prepared,
+        decided by the policy and the PreToolUse hooks, and asked about when neither settles it."""
+        checked = self._started(call)
+        if checked is None:
+            return None
+        verdict = self.deps.approvals.decide(checked.manifest, checked.input, checked.prepared)
+        hooked = await self._pre_tool_hooks(call, checked.input)
+        if hooked.blocked or hooked.permission is not None:
+            verdict, refusal = hook_verdict(hooked, verdict)
+            if refusal is not None:
+                self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
+                self._finish(call, error_result(refusal))
+                return None
+        if verdict.action == "allow":
+            self.emit(ev.ToolCallDecided(call.id, True, verdict.step, verdict.reason))
+            return checked
+        if verdict.action == "deny":
+            self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
+            advice = f". {verdict.advice}" if verdict.advice else ""
+            self._finish(call, error_result(f"This call is not allowed: {verdict.reason}{advice}"))
+            return None
+        return await self._ask(checked, verdict)
+
+    def _started(self, call: RawCall) -> _Approved | None:
+        """The call's card starts; a call that cannot run (arguments not JSON, a tool not
+        offered, input the tool rejects) gets its error result and None."""
         if call.input is None:
             self.emit(ev.ToolCallStarted(call.id, call.name, {}, None, origin=call.origin))
             self._finish(
@@ -203,24 +229,12 @@ class CallProcessor:
         self.emit(
             ev.ToolCallStarted(call.id, call.name, call.input, prepared, manifest.kind, call.origin)
         )
-        value = call.input
-        approvals = self.deps.approvals
-        verdict = approvals.decide(manifest, value, prepared)
-        hooked = await self._pre_tool_hooks(call, value)
-        if hooked.blocked or hooked.permission is not None:
-            verdict, refusal = hook_verdict(hooked, verdict)
-            if refusal is not None:
-                self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
-                self._finish(call, error_result(refusal))
-                return None
-        if verdict.action == "allow":
-            self.emit(ev.ToolCallDecided(call.id, True, verdict.step, verdict.reason))
-            return _Approved(call, tool, manifest, value, prepared)
-        if verdict.action == "deny":
-            self.emit(ev.ToolCallDecided(call.id, False, verdict.step, verdict.reason))
-            advice = f". {verdict.advice}" if verdict.advice else ""
-            self._finish(call, error_result(f"This call is not allowed: {verdict.reason}{advice}"))
-            return None
+        return _Approved(call, tool, manifest, call.input, prepared)
+
+    async def _ask(self, checked: _Approved, verdict: Verdict) -> _Approved | None:
+        """Ask the user (an ApprovalRequested with a Future); an edited input is checked again."""
+        call, manifest, approvals = checked.call, checked.manifest, self.deps.approvals
+        tool, value, prepared = checked.tool, checked.input, checked.prepared
         future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
         notify(self.deps, f"agent-tui needs your permission to use {call.name}")
         self.emit(

@@ -56,27 +56,11 @@ def folder_instructions(
                 if relative in shown or not (folder / name).exists():
                     continue
                 shown.add(relative)  # once, whether read, skipped or refused
-                try:
-                    real = require_inside(root, relative)
-                    text = read_text_head(real, MAX_FOLDER_FILE_CHARS).strip()
-                except OutsideWorkspace as exc:
-                    parts.append(
-                        f"[{relative} not used: it leads to {exc.target}, outside the workspace]"
-                    )
-                    continue
-                except NotRegularFile as exc:  # a FIFO would hang the tool call
-                    if exc.kind != "a folder":
-                        parts.append(f"[{relative} not used: it {exc.what}]")
-                    continue
-                except OSError:
-                    continue
+                text, note = _read(root, relative)
+                if note:
+                    parts.append(note)
                 if not text:
                     continue
-                if len(text) > MAX_FOLDER_FILE_CHARS:
-                    text = (
-                        text[:MAX_FOLDER_FILE_CHARS]
-                        + f"\n[… {relative} cut at {MAX_FOLDER_FILE_CHARS} characters]"
-                    )
                 if used + len(text) > MAX_PER_RESULT_CHARS:
                     shown.discard(relative)  # no room in this result: give it with the next one
                     continue
@@ -87,3 +71,23 @@ def folder_instructions(
                     f"{visible(text)}\n</instructions>"
                 )
     return "\n\n".join(parts)
+
+
+def _read(root: Path, relative: str) -> tuple[str, str]:
+    """The file's text (cut to MAX_FOLDER_FILE_CHARS), or "" and a note saying why it is not
+    used (also "": nothing worth saying)."""
+    try:
+        real = require_inside(root, relative)
+        text = read_text_head(real, MAX_FOLDER_FILE_CHARS).strip()
+    except OutsideWorkspace as exc:
+        return "", f"[{relative} not used: it leads to {exc.target}, outside the workspace]"
+    except NotRegularFile as exc:  # a FIFO would hang the tool call
+        return "", f"[{relative} not used: it {exc.what}]" if exc.kind != "a folder" else ""
+    except OSError:
+        return "", ""
+    if len(text) > MAX_FOLDER_FILE_CHARS:
+        text = (
+            text[:MAX_FOLDER_FILE_CHARS]
+            + f"\n[… {relative} cut at {MAX_FOLDER_FILE_CHARS} characters]"
+        )
+    return text, ""

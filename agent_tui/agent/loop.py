@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
-from agent_tui.commands.registry import CommandRegistry
+from agent_tui.commands.registry import CommandRegistry, CommandResult
 from agent_tui.config import Config, ModelConfig
 from agent_tui.conversation import (
     Conversation,
@@ -261,9 +262,10 @@ class Agent:
     async def _turn(
         self, text: str, images: Sequence[ImageBlock]
     ) -> AsyncGenerator[ev.Event, None]:
+        """One user turn: plan it (commands run there), then a local command's result or the
+        prompt, the rounds it takes and the turn's end."""
         from agent_tui.agent.turn import plan_events
 
-        state = _TurnState(round_limit=self.max_rounds)
         plans: list[TurnPlan] = []
         async for event in plan_events(self, text, plans):  # the one place commands run
             yield event
@@ -271,21 +273,46 @@ class Agent:
             return
         plan = plans[0]
         if plan.local_result is not None:
-            result = plan.local_result
-            usage = Usage()
-            for event in result.emitted:
+            async for event in self._local_command(plan, plan.local_result):
                 yield event
-            if result.events is not None:  # a command that works through the model (/compact)
-                try:
-                    async for event in result.events():
-                        if isinstance(event, ev.UsageUpdated):
-                            usage = add_usage(usage, event.usage)
-                        yield event
-                except AgentError as exc:
-                    yield ev.ErrorEvent(f"/{plan.command}: {exc}", exit_code=exc.exit_code)
-            yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
-            yield ev.TurnFinished("", "local_command", 0, usage)
             return
+        async for event in self._announce(plan):
+            yield event
+        from agent_tui.agent.turn_hooks import prompt_submitted
+
+        hooked = await prompt_submitted(self, plan.text)
+        for event in hooked.events:
+            yield event
+        if hooked.blocked is not None:  # Claude Code: the prompt is erased, the user told why
+            yield ev.ErrorEvent(hooked.blocked)
+            yield ev.TurnFinished("", "hook_blocked", 0, Usage())
+            return
+        prompt = f"{plan.text}\n\n{hooked.context}" if hooked.context else plan.text
+        # Closed with the turn, so its clean-up runs before run() saves the session.
+        async with aclosing(self._converse(plan, prompt, text, images)) as conversing:
+            async for event in conversing:
+                yield event
+
+    async def _local_command(
+        self, plan: TurnPlan, result: CommandResult
+    ) -> AsyncIterator[ev.Event]:
+        """A command answered without a model turn: its events, then what it asks for."""
+        usage = Usage()
+        for event in result.emitted:
+            yield event
+        if result.events is not None:  # a command that works through the model (/compact)
+            try:
+                async for event in result.events():
+                    if isinstance(event, ev.UsageUpdated):
+                        usage = add_usage(usage, event.usage)
+                    yield event
+            except AgentError as exc:
+                yield ev.ErrorEvent(f"/{plan.command}: {exc}", exit_code=exc.exit_code)
+        yield ev.CommandHandled(plan.command, result.message, result.action, dict(result.data))
+        yield ev.TurnFinished("", "local_command", 0, usage)
+
+    async def _announce(self, plan: TurnPlan) -> AsyncIterator[ev.Event]:
+        """The turn starts: MCP servers still starting are waited for, the plan's notices shown."""
         if self.deps.mcp is not None and self.deps.mcp.starting():
             from agent_tui.mcp.startup import wait_for_servers
 
@@ -296,63 +323,29 @@ class Agent:
         )
         for notice in plan.notices:
             yield ev.Notice(notice, "warning")
-        from agent_tui.agent.turn_hooks import prompt_submitted, stop_requested
 
-        hooked = await prompt_submitted(self, plan.text)
-        for event in hooked.events:
-            yield event
-        if hooked.blocked is not None:  # Claude Code: the prompt is erased, the user told why
-            yield ev.ErrorEvent(hooked.blocked)
-            yield ev.TurnFinished("", "hook_blocked", 0, Usage())
-            return
-        prompt = f"{plan.text}\n\n{hooked.context}" if hooked.context else plan.text
+    async def _converse(
+        self, plan: TurnPlan, prompt: str, text: str, images: Sequence[ImageBlock]
+    ) -> AsyncGenerator[ev.Event, None]:
+        """The prompt goes in, rounds run until the model is done; however the turn ends,
+        every call has a result and a turn the model never answered is undone."""
+        state = _TurnState(round_limit=self.max_rounds)
         # A conversation cut by /rewind (or loaded) may end on calls without results.
         self._answer_unanswered()
         # The conversation is the one source of every request (see _round); a turn the model
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
         checkpoint = self.conversation.checkpoint()
-        from agent_tui.modes.notes import note_for
-
-        # Plan mode entered or left since the model last heard: it is told with this message.
-        mode_note = note_for(self.conversation, self.deps.approvals.modes.current)
-        if mode_note is not None:
-            yield ev.Notice(mode_note.shown)
-        notes = (mode_note.text,) if mode_note else ()
-        self.conversation.append_user(request_message(prompt, plan.references, images, notes))
-        self.last_prompt_index = len(self.conversation.messages) - 1
-        files = self.deps.checkpoints
-        if files is not None:
-            files.begin_turn(self.last_prompt_index, text)
+        async for event in self._add_prompt(plan, prompt, text, images):
+            yield event
         cancelled = True
-        stop_active = False
         try:
-            while True:
-                if state.rounds >= state.round_limit:
-                    async for event in self._round_limit(state):
-                        yield event
-                state.rounds += 1
-                async for event in self._round(plan, state):
-                    yield event
-                if not state.called_tools:  # the model answered: done, unless a Stop hook objects
-                    notices, go_on = await stop_requested(self, stop_active)
-                    for event in notices:
-                        yield event
-                    if go_on is None:
-                        break
-                    stop_active = True
-                    self.conversation.append_user(request_message(f"Stop hook: {go_on}", ()))
+            async for event in self._rounds(plan, state):
+                yield event
             cancelled = False
         except AgentError as exc:
             cancelled = False
-            logger.warning("turn ended with %s: %s", type(exc).__name__, exc)
-            partial = exc.partial_text if isinstance(exc, StreamInterrupted) else ""
-            retry = (
-                " (send your message again to retry)" if getattr(exc, "retryable", False) else ""
-            )
-            yield ev.ErrorEvent(
-                f"{exc}{retry}", getattr(exc, "retryable", False), partial, exc.exit_code
-            )
+            yield _error_event(exc)
         except Exception as exc:  # the one broad catch: a bug must not kill the session
             cancelled = False
             logger.exception("turn failed")
@@ -362,11 +355,50 @@ class Agent:
             # A flag, not the messages after the checkpoint: a compaction shortens the list.
             if not state.answered:
                 self.conversation.restore(checkpoint)
-            if files is not None:
-                files.end_turn()
+            if self.deps.checkpoints is not None:
+                self.deps.checkpoints.end_turn()
         yield ev.TurnFinished(
             state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
         )
+
+    async def _add_prompt(
+        self, plan: TurnPlan, prompt: str, text: str, images: Sequence[ImageBlock]
+    ) -> AsyncIterator[ev.Event]:
+        """The user's message joins the conversation (with the mode's note); file snapshots
+        of the turn begin."""
+        from agent_tui.modes.notes import note_for
+
+        # Plan mode entered or left since the model last heard: it is told with this message.
+        mode_note = note_for(self.conversation, self.deps.approvals.modes.current)
+        if mode_note is not None:
+            yield ev.Notice(mode_note.shown)
+        notes = (mode_note.text,) if mode_note else ()
+        self.conversation.append_user(request_message(prompt, plan.references, images, notes))
+        index = self.last_prompt_index = len(self.conversation.messages) - 1
+        if self.deps.checkpoints is not None:
+            self.deps.checkpoints.begin_turn(index, text)
+
+    async def _rounds(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
+        """Rounds until the model answers without calling a tool and no Stop hook objects."""
+        from agent_tui.agent.turn_hooks import stop_requested
+
+        stop_active = False
+        while True:
+            if state.rounds >= state.round_limit:
+                async for event in self._round_limit(state):
+                    yield event
+            state.rounds += 1
+            async for event in self._round(plan, state):
+                yield event
+            if state.called_tools:
+                continue
+            notices, go_on = await stop_requested(self, stop_active)
+            for event in notices:
+                yield event
+            if go_on is None:
+                return
+            stop_active = True
+            self.conversation.append_user(request_message(f"Stop hook: {go_on}", ()))
 
     async def _round_limit(self, state: _TurnState) -> AsyncIterator[ev.Event]:
         proceed: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -415,15 +447,8 @@ class Agent:
             built = await self._fit(plan, specs, tools_chars, attempt)
             if built is None:
                 continue  # prune (or compact) to the exact count before sending
-            if attempt.overflow is not None:
-                yield ev.Notice(
-                    self.budget.overflow_notice(self.model, attempt.overflow), "warning"
-                )
-            if built.dropped or built.shrunk:
-                yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
-            forget_pruned_outputs(self.conversation, built.messages)  # no request carries them
-            reply.start(built, new_gate(self.model, [s.name for s in specs]))
-            yield ev.RequestSent(state.rounds, self.budget.scaled(self.model, built))
+            for event in self._send(state, specs, reply, built, attempt):
+                yield event
             try:
                 async for event in self._stream(state, specs, reply):
                     yield event
@@ -442,6 +467,23 @@ class Agent:
                     state.answered = True
                 raise
             return
+
+    def _send(
+        self,
+        state: _TurnState,
+        specs: list[ToolSpec],
+        reply: _Reply,
+        built: BuiltPrompt,
+        attempt: _Attempt,
+    ) -> Iterator[ev.Event]:
+        """Say what the request left out, then start ``reply`` on it and report it sent."""
+        if attempt.overflow is not None:
+            yield ev.Notice(self.budget.overflow_notice(self.model, attempt.overflow), "warning")
+        if built.dropped or built.shrunk:
+            yield ev.ContextPruned(built.dropped, built.shrunk, state.rounds)
+        forget_pruned_outputs(self.conversation, built.messages)  # no request carries them
+        reply.start(built, new_gate(self.model, [s.name for s in specs]))
+        yield ev.RequestSent(state.rounds, self.budget.scaled(self.model, built))
 
     async def _fit(
         self, plan: TurnPlan, specs: list[ToolSpec], tools_chars: int, attempt: _Attempt
@@ -660,6 +702,15 @@ class Agent:
         ]
         if missing:
             self.conversation.append_user(Message("user", list(missing)))
+
+
+def _error_event(exc: AgentError) -> ev.ErrorEvent:
+    """What a turn ended by an expected error shows (retryable ones say how to retry)."""
+    logger.warning("turn ended with %s: %s", type(exc).__name__, exc)
+    partial = exc.partial_text if isinstance(exc, StreamInterrupted) else ""
+    retryable = getattr(exc, "retryable", False)
+    retry = " (send your message again to retry)" if retryable else ""
+    return ev.ErrorEvent(f"{exc}{retry}", retryable, partial, exc.exit_code)
 
 
 def _state_dir() -> Path | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from agent_tui.agent.references import Reference
 from agent_tui.conversation import (
@@ -293,14 +293,7 @@ def build_prompt(
     """
     if not references and not rounds and current.content and not starts_turn(current):
         # A follow-up round (``current`` holds tool results): budget the turn as a whole.
-        return build_followup_prompt(
-            system,
-            [*history, current],
-            context_window=context_window,
-            reply_budget=reply_budget,
-            tools_chars=tools_chars,
-            token_scale=token_scale,
-        )
+        history, current, references, rounds = _split_request([*history, current])
     return _build(
         system,
         history,
@@ -328,100 +321,164 @@ def _build(
 ) -> BuiltPrompt:
     # Estimates stay in chars/4 units; the limit is converted into them.
     limit = int((context_window - reply_budget) / max(token_scale, 0.1))
-    fixed = estimate_tokens(system) + -(-tools_chars // CHARS_PER_TOKEN)
-    fixed += message_tokens(current)
-    round_list = list(rounds)
-    rounds_tokens = sum(message_tokens(m) for m in round_list)
-    turns = split_turns(history)
-    turn_tokens = [sum(message_tokens(m) for m in turn) for turn in turns]
-    refs = [r for r in references if r.text]
-    ref_tokens = [_reference_tokens(r) for r in refs]
-    dropped: list[str] = []
-    shrunk: list[str] = []
+    fixed = estimate_tokens(system) + -(-tools_chars // CHARS_PER_TOKEN) + message_tokens(current)
+    fit = _Fit.of(limit, fixed, history, references, rounds)
+    fit.prune()
+    if fit.over():
+        raise _too_long(int(fit.total() * token_scale), context_window, reply_budget)
+    return fit.built(system, current)
 
-    def total() -> int:
-        return fixed + rounds_tokens + sum(turn_tokens) + sum(ref_tokens)
 
-    # 1. Older turns, oldest first (whole turns only).
-    n_drop = 0
-    while total() > limit and len(turns) - n_drop > RECENT_TURNS:
-        turn_tokens[n_drop] = 0
-        n_drop += 1
-    if n_drop:
-        dropped.append(f"{n_drop} older turn{'s' * (n_drop != 1)}")
+def _too_long(needed: int, context_window: int, reply_budget: int) -> UsageError:
+    """The error when even the system prompt and the current request leave no room."""
+    return UsageError(
+        f"the request needs about {needed:,} tokens but the model's window leaves "
+        f"{context_window - reply_budget:,} "
+        f"({context_window:,} minus {reply_budget:,} for the reply) even with the history and "
+        "attachments removed; shorten the request or the instructions files, or set "
+        "model.context_window"
+    )
 
-    # 2. References: shrink around their focus to a common cap (so the small ones stay whole and
-    #    the big ones share what is left), dropping the largest when even the cap is too small.
-    alive = list(range(len(refs)))
-    cap = 0
-    while alive and total() > limit:
-        others = total() - sum(ref_tokens[i] for i in alive)
-        cap = _common_cap([ref_tokens[i] for i in alive], limit - others)
-        if cap >= MIN_REFERENCE_TOKENS:
-            break
-        largest = max(alive, key=lambda i: ref_tokens[i])
-        alive.remove(largest)
-        dropped.append(refs[largest].label)
-        ref_tokens[largest] = 0
-    if alive and total() > limit:
-        for index in alive:
-            original = refs[index]
-            overhead = ref_tokens[index] - estimate_tokens(original.text)
-            target = cap - overhead
-            for _ in range(3):  # the gap markers can make a shrink land a little over its target
-                if ref_tokens[index] <= cap or target <= MIN_REFERENCE_TOKENS // 2:
-                    break
-                # Always cut from the original, so the focus stays the centre of what is kept.
-                refs[index] = shrink_reference(original, target)
-                ref_tokens[index] = _reference_tokens(refs[index])
-                target -= ref_tokens[index] - cap
-            if refs[index].text != original.text:
-                total_lines = original.text.count("\n") + 1
-                kept = sum(1 for ln in refs[index].text.split("\n") if not ln.startswith("[… "))
-                shrunk.append(f"{original.label} (kept {kept} of {plural(total_lines, 'line')})")
-    for index in sorted(range(len(refs)), key=lambda i: -ref_tokens[i]):
-        if total() <= limit:
-            break
-        dropped.append(refs[index].label)
-        shrunk[:] = [s for s in shrunk if not s.startswith(refs[index].label + " (")]
-        ref_tokens[index] = 0
-    refs = [r for r, t in zip(refs, ref_tokens, strict=True) if t]
 
-    # 3. The last two turns, oldest first.
-    recent_dropped = 0
-    for index in range(n_drop, len(turns)):
-        if total() <= limit:
-            break
-        turn_tokens[index] = 0
-        recent_dropped += 1
-    if recent_dropped:
-        dropped.append(f"{recent_dropped} recent turn{'s' * (recent_dropped != 1)}")
+@dataclass
+class _Fit:
+    """A request's parts and their estimates while the lower priorities give way to fit it."""
 
-    # 4. Tool outputs of this turn's earlier rounds.
-    if total() > limit and round_list:
-        round_list, _ = _elide_rounds(round_list, total() - limit)
-        rounds_tokens = sum(message_tokens(m) for m in round_list)
-    # Every output this request leaves out is said, also those an earlier request already left
-    # out (the conversation then holds the placeholder: agent/pruned_outputs.py).
-    elided = _placeholders(round_list)
-    if elided:
-        dropped.append(f"{elided} tool output{'s' * (elided != 1)} of this turn")
+    limit: int
+    fixed: int  # the system prompt, the tools and the current request: never pruned
+    turns: list[list[Message]]
+    turn_tokens: list[int]  # 0: the turn is dropped
+    refs: list[Reference]
+    ref_tokens: list[int]  # 0: the reference is dropped
+    rounds: list[Message]
+    rounds_tokens: int
+    dropped: list[str] = field(default_factory=list)
+    shrunk: list[str] = field(default_factory=list)
 
-    if total() > limit:
-        needed = int(total() * token_scale)
-        raise UsageError(
-            f"the request needs about {needed:,} tokens but the model's window leaves "
-            f"{context_window - reply_budget:,} "
-            f"({context_window:,} minus {reply_budget:,} for the reply) even with the history and "
-            "attachments removed; shorten the request or the instructions files, or set "
-            "model.context_window"
+    @classmethod
+    def of(
+        cls,
+        limit: int,
+        fixed: int,
+        history: list[Message],
+        references: Sequence[Reference],
+        rounds: Sequence[Message],
+    ) -> _Fit:
+        turns = split_turns(history)
+        refs = [r for r in references if r.text]
+        round_list = list(rounds)
+        return cls(
+            limit,
+            fixed,
+            turns,
+            [sum(message_tokens(m) for m in turn) for turn in turns],
+            refs,
+            [_reference_tokens(r) for r in refs],
+            round_list,
+            sum(message_tokens(m) for m in round_list),
         )
-    kept_history = [m for turn, t in zip(turns, turn_tokens, strict=True) if t for m in turn]
-    earlier = _placeholders(kept_history)
-    if earlier:
-        dropped.append(f"{earlier} tool output{'s' * (earlier != 1)} of earlier turns")
-    messages = [*kept_history, _current_message(current, refs), *round_list]
-    return BuiltPrompt(system, messages, tuple(dropped), tuple(shrunk), total())
+
+    def total(self) -> int:
+        return self.fixed + self.rounds_tokens + sum(self.turn_tokens) + sum(self.ref_tokens)
+
+    def over(self) -> bool:
+        return self.total() > self.limit
+
+    def prune(self) -> None:
+        """Give way, the lowest priority first (the order in the module doc)."""
+        n_drop = self.drop_older_turns()
+        self.fit_references()
+        self.drop_recent_turns(n_drop)
+        self.elide_rounds()
+
+    def drop_older_turns(self) -> int:
+        """1. Older turns, oldest first (whole turns only); returns how many went."""
+        n_drop = 0
+        while self.over() and len(self.turns) - n_drop > RECENT_TURNS:
+            self.turn_tokens[n_drop] = 0
+            n_drop += 1
+        if n_drop:
+            self.dropped.append(f"{n_drop} older turn{'s' * (n_drop != 1)}")
+        return n_drop
+
+    def fit_references(self) -> None:
+        """2. References: shrink around their focus to a common cap (so the small ones stay
+        whole and the big ones share what is left), dropping the largest when even the cap is
+        too small."""
+        alive, cap = self._reference_cap()
+        if alive and self.over():
+            for index in alive:
+                self._shrink_reference(index, cap)
+        for index in sorted(range(len(self.refs)), key=lambda i: -self.ref_tokens[i]):
+            if not self.over():
+                break
+            label = self.refs[index].label
+            self.dropped.append(label)
+            self.shrunk[:] = [s for s in self.shrunk if not s.startswith(label + " (")]
+            self.ref_tokens[index] = 0
+        self.refs = [r for r, t in zip(self.refs, self.ref_tokens, strict=True) if t]
+
+    def _reference_cap(self) -> tuple[list[int], int]:
+        """The references still in and the cap they share (the largest dropped until a cap of
+        at least MIN_REFERENCE_TOKENS fits)."""
+        alive = list(range(len(self.refs)))
+        cap = 0
+        while alive and self.over():
+            others = self.total() - sum(self.ref_tokens[i] for i in alive)
+            cap = _common_cap([self.ref_tokens[i] for i in alive], self.limit - others)
+            if cap >= MIN_REFERENCE_TOKENS:
+                break
+            largest = max(alive, key=lambda i: self.ref_tokens[i])
+            alive.remove(largest)
+            self.dropped.append(self.refs[largest].label)
+            self.ref_tokens[largest] = 0
+        return alive, cap
+
+    def _shrink_reference(self, index: int, cap: int) -> None:
+        original = self.refs[index]
+        overhead = self.ref_tokens[index] - estimate_tokens(original.text)
+        target = cap - overhead
+        for _ in range(3):  # the gap markers can make a shrink land a little over its target
+            if self.ref_tokens[index] <= cap or target <= MIN_REFERENCE_TOKENS // 2:
+                break
+            # Always cut from the original, so the focus stays the centre of what is kept.
+            self.refs[index] = shrink_reference(original, target)
+            self.ref_tokens[index] = _reference_tokens(self.refs[index])
+            target -= self.ref_tokens[index] - cap
+        if self.refs[index].text != original.text:
+            total_lines = original.text.count("\n") + 1
+            kept = sum(1 for ln in self.refs[index].text.split("\n") if not ln.startswith("[… "))
+            self.shrunk.append(f"{original.label} (kept {kept} of {plural(total_lines, 'line')})")
+
+    def drop_recent_turns(self, start: int) -> None:
+        """3. The last two turns (from ``start``, after the older ones), oldest first."""
+        recent_dropped = 0
+        for index in range(start, len(self.turns)):
+            if not self.over():
+                break
+            self.turn_tokens[index] = 0
+            recent_dropped += 1
+        if recent_dropped:
+            self.dropped.append(f"{recent_dropped} recent turn{'s' * (recent_dropped != 1)}")
+
+    def elide_rounds(self) -> None:
+        """4. Tool outputs of this turn's earlier rounds."""
+        if self.over() and self.rounds:
+            self.rounds, _ = _elide_rounds(self.rounds, self.total() - self.limit)
+            self.rounds_tokens = sum(message_tokens(m) for m in self.rounds)
+        # Every output this request leaves out is said, also those an earlier request already
+        # left out (the conversation then holds the placeholder: agent/pruned_outputs.py).
+        elided = _placeholders(self.rounds)
+        if elided:
+            self.dropped.append(f"{elided} tool output{'s' * (elided != 1)} of this turn")
+
+    def built(self, system: str, current: Message) -> BuiltPrompt:
+        kept = [m for turn, t in zip(self.turns, self.turn_tokens, strict=True) if t for m in turn]
+        earlier = _placeholders(kept)
+        if earlier:
+            self.dropped.append(f"{earlier} tool output{'s' * (earlier != 1)} of earlier turns")
+        messages = [*kept, _current_message(current, self.refs), *self.rounds]
+        return BuiltPrompt(system, messages, tuple(self.dropped), tuple(self.shrunk), self.total())
 
 
 def _placeholders(messages: Sequence[Message]) -> int:
@@ -449,18 +506,27 @@ def build_followup_prompt(
     so they can still shrink), what follows it are this turn's rounds, and what precedes it is
     history.
     """
-    start = next((i for i in range(len(messages) - 1, -1, -1) if starts_turn(messages[i])), None)
-    if start is None:  # no request at all (only tool traffic): budget it as plain history
-        start = len(messages) - 1
-    request, references = split_attachments(messages[start])
+    history, request, references, rounds = _split_request(messages)
     return _build(
         system,
-        messages[:start],
+        history,
         request,
         references,
         context_window=context_window,
         reply_budget=reply_budget,
         tools_chars=tools_chars,
-        rounds=messages[start + 1 :],
+        rounds=rounds,
         token_scale=token_scale,
     )
+
+
+def _split_request(
+    messages: list[Message],
+) -> tuple[list[Message], Message, list[Reference], list[Message]]:
+    """The history, the last user request (its attachments as references again) and the rounds
+    after it."""
+    start = next((i for i in range(len(messages) - 1, -1, -1) if starts_turn(messages[i])), None)
+    if start is None:  # no request at all (only tool traffic): budget it as plain history
+        start = len(messages) - 1
+    request, references = split_attachments(messages[start])
+    return messages[:start], request, references, messages[start + 1 :]

@@ -247,9 +247,8 @@ def _image_reference(ctx: ReferenceContext, full: Path, arg: str) -> Reference:
     return Reference("image", f"#file:{quote_path(rel)}", "", image=image)
 
 
-async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
-    """Inline a workspace file (or a line range of it) with line numbers."""
-    path_text, start, end = parse_file_arg(arg)
+def _existing_file(ctx: ReferenceContext, arg: str, path_text: str) -> Path:
+    """The workspace path ``#file:`` names; it must exist and not be a folder."""
     try:
         full = ctx.tool_context.resolve(path_text)
         if not full.exists() and path_text.endswith("."):  # "see #file:app.py." ends a sentence
@@ -260,6 +259,13 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
         raise UsageError(f"#file:{arg}: no such file in the workspace ({full})")
     if full.is_dir():
         raise UsageError(f"#file:{arg}: is a folder; attach a file (or ask the model to list it)")
+    return full
+
+
+async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
+    """Inline a workspace file (or a line range of it) with line numbers."""
+    path_text, start, end = parse_file_arg(arg)
+    full = _existing_file(ctx, arg, path_text)
     try:
         size = check_regular(full).st_size  # a FIFO or a device would hang the read below
     except OSError as exc:

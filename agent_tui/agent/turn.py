@@ -269,22 +269,10 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         if isinstance(expanded, TurnPlan):
             return expanded
         rest, participant, tools_override = expanded
-    tool_names = (
-        resolve_tool_names(deps.tools, participant.tools) if participant.tools is not None else None
-    )
-    if tools_override is not None:
-        narrowed = resolve_tool_names(deps.tools, tools_override)
-        tool_names = tuple(n for n in narrowed if tool_names is None or n in tool_names)
+    tool_names = _offered_tools(deps, participant, tools_override)
     references, hints = await _resolve_references(agent, rest, tool_names, participant.name)
     if not rest.strip():
-        typed = [
-            f"@{participant.name}" * bool(participant.name),
-            f"/{command_name}" * bool(command_name),
-        ]
-        after = " ".join(word for word in typed if word)
-        raise UsageError(
-            f"nothing to send: write a request after {after}" if after else "nothing to send"
-        )
+        raise _nothing_to_send(participant.name, command_name)
     system, notices = _system_prompt(deps, participant, tuple(hints), tool_names)
     notices += (shadowed,) * bool(shadowed)
     ran = take_pending(deps.session)  # `!command` output the user ran since the last prompt
@@ -296,6 +284,27 @@ async def plan_turn(agent: Agent, text: str) -> TurnPlan:
         participant=participant.name,
         command=command_name,
         notices=notices,
+    )
+
+
+def _offered_tools(
+    deps: AgentDeps, participant: Participant, tools_override: list[str] | None
+) -> tuple[str, ...] | None:
+    """The participant's tools (None: all), narrowed by a command's ``tools``."""
+    tool_names = (
+        resolve_tool_names(deps.tools, participant.tools) if participant.tools is not None else None
+    )
+    if tools_override is not None:
+        narrowed = resolve_tool_names(deps.tools, tools_override)
+        tool_names = tuple(n for n in narrowed if tool_names is None or n in tool_names)
+    return tool_names
+
+
+def _nothing_to_send(participant: str, command: str) -> UsageError:
+    typed = [f"@{participant}" * bool(participant), f"/{command}" * bool(command)]
+    after = " ".join(word for word in typed if word)
+    return UsageError(
+        f"nothing to send: write a request after {after}" if after else "nothing to send"
     )
 
 

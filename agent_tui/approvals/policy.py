@@ -154,6 +154,28 @@ class ApprovalEngine:
     def decide(self, manifest: Manifest, input: dict[str, Any], prepared: Prepared) -> Verdict:
         """Run the decision order on one call (see the module docstring)."""
         call = self._describe(manifest, input, prepared)
+        # In plan mode an MCP tool's readOnlyHint is not enough to run it unasked: only its
+        # server says so, and plan mode promises that nothing changes.
+        vouched = not (self.modes.current is Mode.PLAN and manifest.source.startswith("mcp:"))
+        verdict = self._by_the_call(call, manifest, prepared, vouched)
+        if verdict is None:
+            verdict = self._by_the_rules(call, manifest)
+        if verdict is not None:
+            return verdict
+        name = manifest.name
+        if not vouched:
+            return Verdict(
+                "ask", "mode", f"asked: plan mode, and only its MCP server says {name} only reads"
+            )
+        reason = self._uncovered_reason(call)
+        if call.command is not None and self.sandbox is not None and self.sandbox.notice():
+            reason += f" ({self.sandbox.notice()})"  # the probe of this first command failed
+        return Verdict("ask", "default", f"asked: {reason}")
+
+    def _by_the_call(
+        self, call: _Call, manifest: Manifest, prepared: Prepared, vouched: bool
+    ) -> Verdict | None:
+        """What the tool, the call and the mode settle before any rule (None: nothing)."""
         name = manifest.name
         if name in self.disabled:
             return Verdict("deny", "disabled", f"denied: {name} is disabled")
@@ -163,13 +185,9 @@ class ApprovalEngine:
         # URLs count as outside: fetch_webpage's manifest says readOnlyHint, yet what it sends
         # out (a URL can carry data away) needs the user's or a rule's approval.
         reads_inside = not call.outside and not call.urls and manifest.kind != "fetch"
-        mode = self.modes.current
-        # In plan mode an MCP tool's readOnlyHint is not enough to run it unasked: only its
-        # server says so, and plan mode promises that nothing changes.
-        vouched = not (mode is Mode.PLAN and manifest.source.startswith("mcp:"))
         if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL and vouched:
             return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
-        if mode is Mode.PLAN and not manifest.read_only:
+        if self.modes.current is Mode.PLAN and not manifest.read_only:
             return Verdict(
                 "deny",
                 "mode",
@@ -184,6 +202,12 @@ class ApprovalEngine:
             return Verdict(
                 "allow", "flag", "allowed: --yolo" + (f", although {note}" if note else "")
             )
+        return None
+
+    def _by_the_rules(self, call: _Call, manifest: Manifest) -> Verdict | None:
+        """What the rules, flags, settings, grants, the mode and the sandbox settle (None:
+        nothing)."""
+        name = manifest.name
         denied = self._deny_rule(call)
         if denied:
             return Verdict("ask", "deny_rule", f"asked: {denied}")
@@ -197,7 +221,7 @@ class ApprovalEngine:
                 f"asked: {name} is not eligible for auto-approval "
                 f"(tools.eligible_for_auto_approval in {where})",
             )
-        if mode is Mode.ACCEPT_EDITS and manifest.kind == "edit" and call.relative:
+        if self.modes.current is Mode.ACCEPT_EDITS and manifest.kind == "edit" and call.relative:
             return Verdict(
                 "allow", "mode", "allowed: accept-edits mode (an edit inside the workspace)"
             )
@@ -207,14 +231,7 @@ class ApprovalEngine:
         if self._contained(call) and not self.sandbox.policy.ask:
             mode = self.sandbox.policy.mode.value
             return Verdict("allow", "sandbox", f"allowed: runs in the sandbox ({mode})")
-        if not vouched:
-            return Verdict(
-                "ask", "mode", f"asked: plan mode, and only its MCP server says {name} only reads"
-            )
-        reason = self._uncovered_reason(call)
-        if call.command is not None and self.sandbox is not None and self.sandbox.notice():
-            reason += f" ({self.sandbox.notice()})"  # the probe of this first command failed
-        return Verdict("ask", "default", f"asked: {reason}")
+        return None
 
     def suggest_pattern(self, manifest: Manifest, input: dict[str, Any]) -> str | None:
         """What a session/workspace/always grant should cover; several patterns one per line.

@@ -152,45 +152,7 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
     """
 
     async def mcp(ctx: CommandContext, text: str) -> CommandResult:
-        words = text.split()
-        action = words[0] if words else "list"
-        if action not in (
-            "list",
-            "resources",
-            "start",
-            "stop",
-            "restart",
-            "logs",
-            "login",
-            "logout",
-        ):
-            raise UsageError(f"usage: {USAGE}")
-        if manager is None or action == "list":
-            if action in ("list", "resources"):
-                return CommandResult(message=servers_markdown(manager))
-            raise UsageError("no MCP servers are configured (add [mcp.servers.NAME] to ~/.agentrc)")
-        if action == "resources":
-            from agent_tui.mcp.resources import resources_markdown
-
-            return CommandResult(message=resources_markdown(manager))
-        if len(words) != 2:
-            raise UsageError(f"usage: {USAGE}")
-        try:
-            state = manager.state(words[1])
-            if action == "logs":
-                return CommandResult(message=log_tail(state))
-            if action in ("login", "logout"):
-                return await _sign_in_or_out(manager, action, state.name)
-            if action == "start":
-                state = await manager.start(state.name)
-            elif action == "stop":
-                state = await manager.stop(state.name)
-            else:
-                state = await manager.restart(state.name)
-        except McpError as exc:
-            raise UsageError(str(exc)) from exc
-        detail = f": {state.error}" if state.error else f", {plural(len(state.tools), 'tool')}"
-        return CommandResult(message=f"MCP server **{state.name}** is {state.status}{detail}.")
+        return await _mcp(manager, text.split())
 
     commands.register(
         SlashCommand(
@@ -205,3 +167,43 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
     manager.listeners.append(lambda server: sync_prompt_commands(commands, manager, server))
     for server in manager.servers:
         sync_prompt_commands(commands, manager, server)
+
+
+MCP_ACTIONS = ("list", "resources", "start", "stop", "restart", "logs", "login", "logout")
+
+
+async def _mcp(manager: McpManager | None, words: list[str]) -> CommandResult:
+    """``/mcp [ACTION [NAME]]``: the list, the resources, or an action on one server."""
+    action = words[0] if words else "list"
+    if action not in MCP_ACTIONS:
+        raise UsageError(f"usage: {USAGE}")
+    if manager is None or action == "list":
+        if action in ("list", "resources"):
+            return CommandResult(message=servers_markdown(manager))
+        raise UsageError("no MCP servers are configured (add [mcp.servers.NAME] to ~/.agentrc)")
+    if action == "resources":
+        from agent_tui.mcp.resources import resources_markdown
+
+        return CommandResult(message=resources_markdown(manager))
+    if len(words) != 2:
+        raise UsageError(f"usage: {USAGE}")
+    try:
+        return await _server_action(manager, action, words[1])
+    except McpError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+async def _server_action(manager: McpManager, action: str, name: str) -> CommandResult:
+    state = manager.state(name)
+    if action == "logs":
+        return CommandResult(message=log_tail(state))
+    if action in ("login", "logout"):
+        return await _sign_in_or_out(manager, action, state.name)
+    if action == "start":
+        state = await manager.start(state.name)
+    elif action == "stop":
+        state = await manager.stop(state.name)
+    else:
+        state = await manager.restart(state.name)
+    detail = f": {state.error}" if state.error else f", {plural(len(state.tools), 'tool')}"
+    return CommandResult(message=f"MCP server **{state.name}** is {state.status}{detail}.")

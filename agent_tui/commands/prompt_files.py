@@ -195,9 +195,22 @@ def register_prompt_files(
     Returns:
         The prompt files registered.
     """
+    skipped = notices if notices is not None else []
+    found, refused = _scan(folders, workspace, reserved, skipped)
+    for prompt in found.values():
+        registry.register(prompt_command(prompt, source="prompt-file", workspace=workspace))
+    for command in refused.values():
+        registry.register(command)
+    return list(found.values())
+
+
+def _scan(
+    folders: list[Path], workspace: Path | None, reserved: Collection[str], skipped: list[str]
+) -> tuple[dict[str, PromptFile], dict[str, SlashCommand]]:
+    """The prompt files by command name, and the commands that only say why a file was
+    refused (it leads outside the workspace); a later folder wins."""
     found: dict[str, PromptFile] = {}
     refused: dict[str, SlashCommand] = {}
-    skipped = notices if notices is not None else []
     for folder in folders:
         for path in find_prompt_files(folder):
             name = path.name.removesuffix(PROMPT_SUFFIX)
@@ -218,11 +231,7 @@ def register_prompt_files(
                 continue
             found[prompt.name] = prompt
             refused.pop(prompt.name, None)
-    for prompt in found.values():
-        registry.register(prompt_command(prompt, source="prompt-file", workspace=workspace))
-    for command in refused.values():
-        registry.register(command)
-    return list(found.values())
+    return found, refused
 
 
 def register_templates(registry: CommandRegistry, folder: Path) -> None:

@@ -369,18 +369,9 @@ class Connection:
             except McpError:
                 if not step_up_refused(self._auth):
                     raise
-                # The server wants a wider scope than the token has (403 insufficient_scope):
-                # this call fails, the connection and the other tools go on.
-                text = "The server wants more permission (a wider OAuth scope) for this tool."
-                return CallOutcome(
-                    parts=(Part("text", text=text),), is_error=True, needs_scope=True
-                )
+                return _needs_scope()
             except RuntimeError as exc:
-                # The SDK checks structuredContent against the tool's outputSchema (jsonschema,
-                # imported on first use) and raises RuntimeError when it does not match.
-                reason = str(exc).splitlines()[0]
-                text = f"The tool's structured result broke its declared outputSchema: {reason}"
-                return CallOutcome(parts=(Part("text", text=text),), is_error=True)
+                return _broke_output_schema(exc)
         if scope.cancelled_caught:
             text = (
                 f"The tool did not answer within {timeout:g} s (nor report progress), so the "
@@ -449,6 +440,21 @@ class Connection:
         return [_part(contents) for contents in result.contents]
 
 
+def _needs_scope() -> CallOutcome:
+    """The server wants a wider scope than the token has (403 insufficient_scope): this call
+    fails, the connection and the other tools go on."""
+    text = "The server wants more permission (a wider OAuth scope) for this tool."
+    return CallOutcome(parts=(Part("text", text=text),), is_error=True, needs_scope=True)
+
+
+def _broke_output_schema(exc: RuntimeError) -> CallOutcome:
+    """The SDK checks structuredContent against the tool's outputSchema (jsonschema, imported
+    on first use) and raises RuntimeError when it does not match."""
+    reason = str(exc).splitlines()[0]
+    text = f"The tool's structured result broke its declared outputSchema: {reason}"
+    return CallOutcome(parts=(Part("text", text=text),), is_error=True)
+
+
 def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, Any]:
     """The SDK callbacks, each a thin conversion around a ClientHandlers method."""
 
@@ -483,20 +489,7 @@ def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, An
         handlers.log(f"[{params.level}] {params.logger or 'server'}: {params.data}")
 
     async def on_message(message: Any) -> None:
-        if listening.is_set() and not isinstance(message, Exception):
-            return  # a listen stream (2026-07-28) delivers the changes; these are its copies
-        if isinstance(message, mt.ToolListChangedNotification):
-            handlers.changed("tools")
-        elif isinstance(message, mt.PromptListChangedNotification):
-            handlers.changed("prompts")
-        elif isinstance(message, mt.ResourceListChangedNotification):
-            handlers.changed("resources")
-        elif isinstance(message, Exception):
-            stray = _stray_line(message)
-            if stray is not None:
-                handlers.stray_output(stray)
-            else:
-                handlers.log(f"transport error: {message!r}")
+        _on_message(handlers, listening, message)
 
     return {
         "elicitation_callback": on_elicit,
@@ -505,6 +498,24 @@ def _callbacks(handlers: ClientHandlers, listening: anyio.Event) -> dict[str, An
         "logging_callback": on_log,
         "message_handler": on_message,
     }
+
+
+def _on_message(handlers: ClientHandlers, listening: anyio.Event, message: Any) -> None:
+    """A server's notification or a transport error (stray output on stdout among them)."""
+    if listening.is_set() and not isinstance(message, Exception):
+        return  # a listen stream (2026-07-28) delivers the changes; these are its copies
+    if isinstance(message, mt.ToolListChangedNotification):
+        handlers.changed("tools")
+    elif isinstance(message, mt.PromptListChangedNotification):
+        handlers.changed("prompts")
+    elif isinstance(message, mt.ResourceListChangedNotification):
+        handlers.changed("resources")
+    elif isinstance(message, Exception):
+        stray = _stray_line(message)
+        if stray is not None:
+            handlers.stray_output(stray)
+        else:
+            handlers.log(f"transport error: {message!r}")
 
 
 async def _listen(client: Client, handlers: ClientHandlers, listening: anyio.Event) -> None:

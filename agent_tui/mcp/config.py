@@ -291,68 +291,89 @@ def parse_server(
     key = f"servers.{name}"
     if not isinstance(raw, dict):
         raise ConfigError("must be an object", file=origin, key=key)
+    transport = _transport(raw, origin, key)
+    entry = _Entry(raw, key, origin, workspace, env, claude_code)
+    call_timeout_s, args = entry.call_timeout(), entry.args()  # checked before the expansions
+    config = ServerConfig(
+        name=name,
+        type=transport,
+        command=entry.text("command"),
+        args=tuple(entry.expanded(a, f"{key}.args") for a in args),
+        env=entry.mapping("env"),
+        cwd=entry.text("cwd", claude=False),  # not among the fields Claude Code expands
+        url=entry.text("url"),
+        headers=entry.mapping("headers"),
+        disabled=bool(raw.get("disabled", False)),
+        origin=origin,
+        oauth=_oauth_settings(raw.get("oauth"), workspace, env, origin, f"{key}.oauth"),
+        call_timeout_s=call_timeout_s,
+        sandbox=bool(raw.get("sandbox", False)),
+    )
+    if transport == "stdio" and not config.command:
+        raise ConfigError("a stdio server needs `command`", file=origin, key=key)
+    if transport != "stdio" and not re.match(r"^https?://", config.url):
+        raise ConfigError(f"an {transport} server needs an http(s) `url`", file=origin, key=key)
+    return replace(config, inputs=_used_inputs(config, inputs or {}, origin, key))
+
+
+def _transport(raw: dict[str, Any], origin: str, key: str) -> Transport:
     kind = raw.get("type") or ("http" if raw.get("url") else "stdio")
     if kind == "streamableHttp":  # spelling used by some clients' configs
         kind = "http"
     if kind not in ("stdio", "http", "sse"):
         raise ConfigError(f"type {kind!r} is not one of stdio, http, sse", file=origin, key=key)
-    transport = cast(Transport, kind)
+    return cast(Transport, kind)
 
-    def expanded(value: str, where: str, claude: bool = claude_code) -> str:
-        if not claude:
-            return expand(value, workspace, env)
+
+@dataclass(frozen=True)
+class _Entry:
+    """One server entry's fields, type-checked and with their variables expanded; errors name
+    the entry's file and key."""
+
+    raw: dict[str, Any]
+    key: str  # servers.NAME
+    origin: str
+    workspace: Path
+    env: dict[str, str]
+    claude_code: bool  # from .mcp.json: Claude Code's ${VAR} and ${VAR:-default} expand
+
+    def expanded(self, value: str, where: str, claude: bool | None = None) -> str:
+        if not (self.claude_code if claude is None else claude):
+            return expand(value, self.workspace, self.env)
         try:
-            return expand_claude(value, workspace, env)
+            return expand_claude(value, self.workspace, self.env)
         except ConfigError as exc:
-            raise ConfigError(exc.reason, file=origin, key=where) from None
+            raise ConfigError(exc.reason, file=self.origin, key=where) from None
 
-    def text(field_name: str, claude: bool = claude_code) -> str:
-        value = raw.get(field_name, "")
-        _strings(value, origin, f"{key}.{field_name}")
-        return expanded(value, f"{key}.{field_name}", claude)
+    def text(self, field_name: str, claude: bool | None = None) -> str:
+        value = self.raw.get(field_name, "")
+        _strings(value, self.origin, f"{self.key}.{field_name}")
+        return self.expanded(value, f"{self.key}.{field_name}", claude)
 
-    def mapping(field_name: str) -> dict[str, str]:
-        value = raw.get(field_name) or {}
+    def mapping(self, field_name: str) -> dict[str, str]:
+        where = f"{self.key}.{field_name}"
+        value = self.raw.get(field_name) or {}
         if not isinstance(value, dict):
-            raise ConfigError(
-                "must be an object of strings", file=origin, key=f"{key}.{field_name}"
-            )
+            raise ConfigError("must be an object of strings", file=self.origin, key=where)
         for item_key, item in value.items():
-            _strings(item, origin, f"{key}.{field_name}.{item_key}")
-        return {k: expanded(v, f"{key}.{field_name}.{k}") for k, v in value.items()}
+            _strings(item, self.origin, f"{where}.{item_key}")
+        return {k: self.expanded(v, f"{where}.{k}") for k, v in value.items()}
 
-    call_timeout = raw.get("call_timeout_s", DEFAULT_CALL_TIMEOUT_S)
-    if (
-        isinstance(call_timeout, bool)
-        or not isinstance(call_timeout, int | float)
-        or call_timeout <= 0
-    ):
-        raise ConfigError(
-            "must be a number of seconds above 0", file=origin, key=f"{key}.call_timeout_s"
-        )
-    args = raw.get("args") or []
-    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        raise ConfigError("must be a list of strings", file=origin, key=f"{key}.args")
-    config = ServerConfig(
-        name=name,
-        type=transport,
-        command=text("command"),
-        args=tuple(expanded(a, f"{key}.args") for a in args),
-        env=mapping("env"),
-        cwd=text("cwd", claude=False),  # not among the fields Claude Code expands
-        url=text("url"),
-        headers=mapping("headers"),
-        disabled=bool(raw.get("disabled", False)),
-        origin=origin,
-        oauth=_oauth_settings(raw.get("oauth"), workspace, env, origin, f"{key}.oauth"),
-        call_timeout_s=float(call_timeout),
-        sandbox=bool(raw.get("sandbox", False)),
-    )
-    if kind == "stdio" and not config.command:
-        raise ConfigError("a stdio server needs `command`", file=origin, key=key)
-    if kind != "stdio" and not re.match(r"^https?://", config.url):
-        raise ConfigError(f"an {kind} server needs an http(s) `url`", file=origin, key=key)
-    return replace(config, inputs=_used_inputs(config, inputs or {}, origin, key))
+    def args(self) -> list[str]:
+        args = self.raw.get("args") or []
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise ConfigError("must be a list of strings", file=self.origin, key=f"{self.key}.args")
+        return args
+
+    def call_timeout(self) -> float:
+        value = self.raw.get("call_timeout_s", DEFAULT_CALL_TIMEOUT_S)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ConfigError(
+                "must be a number of seconds above 0",
+                file=self.origin,
+                key=f"{self.key}.call_timeout_s",
+            )
+        return float(value)
 
 
 def _oauth_settings(

@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from agent_tui.errors import McpError
 from agent_tui.mcp.config import (
@@ -395,13 +395,24 @@ class McpManager:
             values[spec.id] = value
         return state.config.with_inputs(values) if values else state.config
 
-    async def _connect(self, state: ServerState, config: ServerConfig) -> None:
+    def _open_log(self, state: ServerState) -> TextIO:
+        """The server's log (the old one kept once when large), opened for its stderr."""
         private_dir(state.log_path.parent)
         if state.log_path.exists() and state.log_path.stat().st_size > MAX_LOG_BYTES:
             state.log_path.replace(state.log_path.with_suffix(".log.1"))  # keep one old log
         # The template, not ``config``: input values are often secrets.
         self.write_log(state, f"starting {state.config.describe()}")
-        errlog = open(private_fd(state.log_path, append=True), "a", encoding="utf-8", buffering=1)
+        return open(private_fd(state.log_path, append=True), "a", encoding="utf-8", buffering=1)
+
+    def _forget_lists(self, state: ServerState) -> None:
+        """What a server offered went with it: /mcp must not count a dead server's old lists."""
+        state.connection = None
+        state.tools, state.prompts, state.resources, state.templates = [], [], [], []
+        if self.registry is not None:
+            self.registry.unregister_source(source_of(state.name))
+
+    async def _connect(self, state: ServerState, config: ServerConfig) -> None:
+        errlog = self._open_log(state)
         stderr_from = errlog.tell()  # what the server writes to stderr comes after this
         failure = ""
         exit_watch: Any = None
@@ -440,11 +451,7 @@ class McpManager:
         else:
             failure += _how_it_ended(exit_watch, state.log_path, stderr_from)
         finally:
-            state.connection = None
-            # What it offered went with it: /mcp must not count a dead server's old lists.
-            state.tools, state.prompts, state.resources, state.templates = [], [], [], []
-            if self.registry is not None:
-                self.registry.unregister_source(source_of(state.name))
+            self._forget_lists(state)
             errlog.close()
         if failure:
             self._fail(state, failure)

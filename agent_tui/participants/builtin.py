@@ -101,23 +101,33 @@ def register_user_participants(
             skipped.append(f"@{name} from {where} not used: {key}: {exc.reason}")
             continue
         participants.register(participant)
-        for spec in entry.get("commands", []):
-            command_name = str(spec["name"])
-            if not COMMAND_NAME.match(command_name):
-                skipped.append(
-                    f"@{name} command {command_name!r} from {where} not used: "
-                    "a command name is letters, digits, '-', '_' or '.'"
-                )
-                continue
-            template = PromptFile(
-                name=command_name,
-                path=Path(config.workspace) / ".agentrc",
-                body=str(spec.get("prompt") or "$ARGUMENTS"),
-                description=str(spec.get("description") or f"@{name} /{command_name}"),
+        _register_commands(config, commands, name, entry.get("commands", []), skipped, where)
+
+
+def _register_commands(
+    config: Any,
+    commands: CommandRegistry,
+    name: str,
+    specs: list[dict[str, Any]],
+    skipped: list[str],
+    where: str,
+) -> None:
+    """A participant's ``commands`` as prompt commands that address it (bad names skipped)."""
+    for spec in specs:
+        command_name = str(spec["name"])
+        if not COMMAND_NAME.match(command_name):
+            skipped.append(
+                f"@{name} command {command_name!r} from {where} not used: "
+                "a command name is letters, digits, '-', '_' or '.'"
             )
-            commands.register(
-                prompt_command(template, source="user", participant=name, reread=False)
-            )
+            continue
+        template = PromptFile(
+            name=command_name,
+            path=Path(config.workspace) / ".agentrc",
+            body=str(spec.get("prompt") or "$ARGUMENTS"),
+            description=str(spec.get("description") or f"@{name} /{command_name}"),
+        )
+        commands.register(prompt_command(template, source="user", participant=name, reread=False))
 
 
 def _user_participant(config: Any, entry: dict[str, Any], index: int) -> Participant:

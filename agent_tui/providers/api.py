@@ -14,6 +14,7 @@ import json
 import logging
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -75,6 +76,17 @@ class HttpFailure(Exception):
 
 class Disconnected(Exception):
     """The connection failed or broke before the response was complete."""
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """A failed attempt to stream a response (see ``ApiProvider._failed``)."""
+
+    retry: bool
+    why: str
+    retry_after: float | None
+    error: ProviderError
+    finished: list[ProviderEvent] | None = None
 
 
 class Reducer(Protocol):
@@ -183,7 +195,6 @@ class ApiProvider:
             reducer = self.new_reducer()
             partial: list[str] = []
             started = False
-            finished: list[ProviderEvent] | None = None
             try:
                 async for wire_event in self._wire_events(body, key):
                     for event in reducer.feed(wire_event):
@@ -196,29 +207,47 @@ class ApiProvider:
                 if not reducer.complete:
                     raise Disconnected("the stream ended before the response was complete")
                 return
-            except HttpFailure as failure:
-                retry, why = is_retryable_status(failure.status), f"HTTP {failure.status}"
-                retry_after = failure.retry_after
-                error = self._status_error(failure, key, attempt)
-            except Disconnected as cut:
-                tail = [] if reducer.complete else reducer.finish()
-                # All of the response had arrived and only the end of the connection was lost.
-                finished = tail if reducer.complete else None
-                retry, why, retry_after = not started, str(cut), None
-                error = self._cut_error(why, key, started, "".join(partial))
-            except ProviderError as exc:  # an error event inside the stream
-                retry, why, retry_after = exc.retryable and not started, str(exc), None
-                error = self._cut_error(why, key, started, "".join(partial))
-            if finished is not None:
-                for event in finished:
+            except (HttpFailure, Disconnected, ProviderError) as exc:
+                failed = self._failed(exc, reducer, key, started, "".join(partial), attempt)
+            if failed.finished is not None:
+                for event in failed.finished:
                     yield event
                 return
             # Raised outside the except blocks so that no exception that held the raw server
             # text (which may echo the key) hangs on as __context__.
-            if not retry or attempt >= self.retry.max_retries:
-                raise error
-            await self._wait(attempt, retry_after, self._redact(why, key))
+            if not failed.retry or attempt >= self.retry.max_retries:
+                raise failed.error
+            await self._wait(attempt, failed.retry_after, self._redact(failed.why, key))
             attempt += 1
+
+    def _failed(
+        self,
+        exc: HttpFailure | Disconnected | ProviderError,
+        reducer: Reducer,
+        key: str | None,
+        started: bool,
+        partial: str,
+        attempt: int,
+    ) -> _Failed:
+        """What a failed attempt means: retry it?, the error to raise otherwise, or (a cut
+        after the whole response) the rest of the events."""
+        if isinstance(exc, HttpFailure):
+            error = self._status_error(exc, key, attempt)
+            return _Failed(
+                is_retryable_status(exc.status), f"HTTP {exc.status}", exc.retry_after, error
+            )
+        if isinstance(exc, Disconnected):
+            tail = [] if reducer.complete else reducer.finish()
+            # All of the response had arrived and only the end of the connection was lost.
+            finished = tail if reducer.complete else None
+            why = str(exc)
+            return _Failed(
+                not started, why, None, self._cut_error(why, key, started, partial), finished
+            )
+        # An error event inside the stream.
+        why = str(exc)
+        error = self._cut_error(why, key, started, partial)
+        return _Failed(exc.retryable and not started, why, None, error)
 
     async def _wait(self, attempt: int, retry_after: float | None, why: str) -> None:
         delay = self.retry.delay(attempt, retry_after)

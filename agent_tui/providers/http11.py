@@ -28,7 +28,7 @@ import os
 import ssl
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_HEADERS = 200
@@ -245,32 +245,7 @@ class Client:
         https = parts.scheme == "https"
         host = parts.hostname or ""
         port = parts.port or (443 if https else 80)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        target = target.replace(" ", "%20")
-        # The same encoding as httpx's json=: compact, UTF-8, no NaN.
-        body = (
-            ""
-            if payload is None
-            else json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        )
-        data = body.encode("utf-8")
-        head = {
-            "host": parts.netloc,
-            **self.headers,
-            **({} if payload is None else {"content-type": "application/json"}),
-            **{name.lower(): value for name, value in headers.items()},
-            **({} if payload is None else {"content-length": str(len(data))}),
-        }
-        if method not in ("GET", "POST"):
-            raise TransportError(f"unsupported method {method[:10]!r}")
-        lines = [f"{method} {target} HTTP/1.1", *(f"{n}: {v}" for n, v in head.items())]
-        if any(ch in line for line in lines for ch in "\r\n\0"):
-            # A line break in a header value (a key pasted with a newline) would split the request.
-            raise TransportError("a header name or value contains a line break")
-        try:
-            request = "\r\n".join([*lines, "", ""]).encode("latin-1") + data
-        except UnicodeEncodeError:
-            raise TransportError("a header value is not Latin-1 text") from None
+        request = _request_bytes(method, parts, payload, self.headers, headers)
         conn, response = await self._send((parts.scheme, host, port), https, request)
         try:
             yield response
@@ -418,3 +393,43 @@ async def _read_head(
             raise TransportError(f"bad header line {line[:60]!r}")
         headers[name.strip().lower()] = value.strip()
     raise TransportError(f"more than {MAX_HEADERS} headers")
+
+
+def _request_bytes(
+    method: str,
+    parts: SplitResult,
+    payload: Any,
+    client_headers: Mapping[str, str],
+    headers: Mapping[str, str],
+) -> bytes:
+    """The request's head and JSON body, as sent.
+
+    Raises:
+        TransportError: an unsupported method, or a header with a line break or non-Latin-1 text.
+    """
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    target = target.replace(" ", "%20")
+    # The same encoding as httpx's json=: compact, UTF-8, no NaN.
+    body = (
+        ""
+        if payload is None
+        else json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    )
+    data = body.encode("utf-8")
+    head = {
+        "host": parts.netloc,
+        **client_headers,
+        **({} if payload is None else {"content-type": "application/json"}),
+        **{name.lower(): value for name, value in headers.items()},
+        **({} if payload is None else {"content-length": str(len(data))}),
+    }
+    if method not in ("GET", "POST"):
+        raise TransportError(f"unsupported method {method[:10]!r}")
+    lines = [f"{method} {target} HTTP/1.1", *(f"{n}: {v}" for n, v in head.items())]
+    if any(ch in line for line in lines for ch in "\r\n\0"):
+        # A line break in a header value (a key pasted with a newline) would split the request.
+        raise TransportError("a header name or value contains a line break")
+    try:
+        return "\r\n".join([*lines, "", ""]).encode("latin-1") + data
+    except UnicodeEncodeError:
+        raise TransportError("a header value is not Latin-1 text") from None

@@ -77,6 +77,18 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+@dataclass(frozen=True)
+class _Command:
+    """A command to launch in the sandbox, with what its launch needs."""
+
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str]
+    tmp: Path  # the session's private temp dir
+    once: tuple[str, ...]  # domains allowed for this command only
+    existed: set[Path]  # protected paths that existed before it ran
+
+
 class Sandbox:
     """The sandbox of one session (app, ``-p``, ``agent-tui sandbox``).
 
@@ -180,75 +192,88 @@ class Sandbox:
         """
         if not self.active:
             return Launch(list(argv), dict(env), sandboxed=False)
-        once = tuple(extra_domains)
-        tmp = self.private_tmp()
-        existed = bwrap.existing_protected(self.policy)
+        command = _Command(
+            list(argv),
+            cwd,
+            env,
+            self.private_tmp(),
+            tuple(extra_domains),
+            bwrap.existing_protected(self.policy),
+        )
         if sys.platform == "darwin":
-            return await self._launch_seatbelt(argv, env, tmp, once, existed)
+            return await self._launch_seatbelt(command)
         shared = await self._shared_network() if self.policy.network else None
         if shared is not None and self._proxy is not None:
-            self._count += 1
-            token = f"cmd{self._count}"
-            self._once[token] = once
-            wrapped = bwrap.bwrap_argv(
-                self.policy,
-                list(argv),
-                cwd=cwd,
-                private_tmp=tmp,
-                proxy_socket=None,
-                shared_net=True,
-            )
-            return Launch(
-                [*shared.enter_argv(), *wrapped],
-                bwrap.sandbox_env(env, tmp, True, token=token),
-                sandboxed=True,
-                policy=self.policy,
-                proxy=self._proxy,
-                token=token,
-                existed=existed,
-                on_finish=lambda: self._once.pop(token, None),
-            )
-        # No shared namespace: one of its own, with its own bridge and proxy (or no network).
+            return self._launch_shared(command, shared, self._proxy)
+        return await self._launch_alone(command)
+
+    def _launch_shared(
+        self, command: _Command, shared: SharedNetwork, proxy: DomainProxy
+    ) -> Launch:
+        """In the session's network namespace; the proxy knows the command by a token."""
+        self._count += 1
+        token = f"cmd{self._count}"
+        self._once[token] = command.once
+        wrapped = bwrap.bwrap_argv(
+            self.policy,
+            list(command.argv),
+            cwd=command.cwd,
+            private_tmp=command.tmp,
+            proxy_socket=None,
+            shared_net=True,
+        )
+        return Launch(
+            [*shared.enter_argv(), *wrapped],
+            bwrap.sandbox_env(command.env, command.tmp, True, token=token),
+            sandboxed=True,
+            policy=self.policy,
+            proxy=proxy,
+            token=token,
+            existed=command.existed,
+            on_finish=lambda: self._once.pop(token, None),
+        )
+
+    async def _launch_alone(self, command: _Command) -> Launch:
+        """No shared namespace: one of its own, with its own bridge and proxy (or no network)."""
         proxy = None
         if self.policy.network:
-            proxy = DomainProxy(self._socket_path(), lambda h, _t: self.allows_domain(h, once))
+            proxy = DomainProxy(
+                self._socket_path(), lambda h, _t: self.allows_domain(h, command.once)
+            )
             await proxy.start()
         wrapped = bwrap.bwrap_argv(
             self.policy,
-            list(argv),
-            cwd=cwd,
-            private_tmp=tmp,
+            list(command.argv),
+            cwd=command.cwd,
+            private_tmp=command.tmp,
             proxy_socket=proxy.socket_path if proxy else None,
         )
         return Launch(
             wrapped,
-            bwrap.sandbox_env(env, tmp, proxy is not None),
+            bwrap.sandbox_env(command.env, command.tmp, proxy is not None),
             sandboxed=True,
             policy=self.policy,
             proxy=proxy,
-            existed=existed,
+            existed=command.existed,
         )
 
-    async def _launch_seatbelt(
-        self,
-        argv: list[str],
-        env: dict[str, str],
-        tmp: Path,
-        once: tuple[str, ...],
-        existed: set[Path],
-    ) -> Launch:
+    async def _launch_seatbelt(self, command: _Command) -> Launch:
         proxy = None
         port = None
         if self.policy.network:
-            proxy = DomainProxy(self._socket_path(), lambda h, _t: self.allows_domain(h, once))
+            proxy = DomainProxy(
+                self._socket_path(), lambda h, _t: self.allows_domain(h, command.once)
+            )
             port = await proxy.start_tcp()
         return Launch(
-            seatbelt_argv(self.policy, list(argv), private_tmp=tmp, proxy_port=port),
-            bwrap.sandbox_env(env, tmp, port is not None, port or 0),
+            seatbelt_argv(
+                self.policy, list(command.argv), private_tmp=command.tmp, proxy_port=port
+            ),
+            bwrap.sandbox_env(command.env, command.tmp, port is not None, port or 0),
             sandboxed=True,
             policy=self.policy,
             proxy=proxy,
-            existed=existed,
+            existed=command.existed,
         )
 
     async def _shared_network(self) -> SharedNetwork | None:

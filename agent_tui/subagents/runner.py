@@ -22,6 +22,8 @@ from agent_tui.subagents.loader import CLAUDE_MODELS, RUN_AGENT, AgentSpec
 
 if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent
+    from agent_tui.config import ModelConfig
+    from agent_tui.providers.base import Provider
 
 AGENTS_KEY = "subagents"  # session.extras key: name -> AgentSpec
 
@@ -65,40 +67,9 @@ async def run_subagent(
     Raises:
         ToolError: the agent's model alias is unknown, or its turn ended with an error.
     """
-    from agent_tui.agent.loop import Agent
-
-    model, provider = parent.model, parent.deps.provider
-    own_provider = None
-    models = parent.deps.config.models
-    if spec.model not in ("", "inherit") and not (
-        spec.model in CLAUDE_MODELS and spec.model not in models
-    ):
-        alias = models.get(spec.model)
-        if alias is None:
-            known = ", ".join(sorted(parent.deps.config.models)) or "none configured"
-            raise ToolError(
-                f"agent {spec.name} asks for model {spec.model!r}, which is not a [models.*] "
-                f"alias (known: {known}); fix its file or use model: inherit"
-            )
-        from agent_tui.providers import make_provider
-
-        model = alias
-        provider = own_provider = make_provider(model)
-    participants = ParticipantRegistry()
-    participants.register(Participant("", spec.description, spec.prompt, child_tools(parent, spec)))
-    # No slash commands: a task is text for the model, never /reset-confirmations or the like.
-    deps = dataclasses.replace(
-        parent.deps,
-        provider=provider,
-        participants=participants,
-        commands=CommandRegistry(),
-        checkpoints=None
-        if parent.deps.checkpoints is None
-        else NestedCheckpoints(parent.deps.checkpoints),
-    )
-    child = Agent(deps)
-    child.model, child.max_rounds, child.interactive = model, parent.max_rounds, False
-    child.budget, child.window_discovery = parent.budget, parent.window_discovery
+    model, own_provider = _child_model(parent, spec)
+    provider = parent.deps.provider if own_provider is None else own_provider
+    child = _child_agent(parent, spec, model, provider)
     finished: ev.TurnFinished | None = None
     error = ""
     try:
@@ -118,3 +89,42 @@ async def run_subagent(
         raise ToolError(f"agent {spec.name} stopped: {error}")
     answer = finished.text.strip() if finished is not None else ""
     return answer or f"agent {spec.name} finished without an answer."
+
+
+def _child_model(parent: Agent, spec: AgentSpec) -> tuple[ModelConfig, Provider | None]:
+    """The sub-agent's model, and its own provider when it is not the parent's (to close)."""
+    models = parent.deps.config.models
+    if spec.model in ("", "inherit") or (spec.model in CLAUDE_MODELS and spec.model not in models):
+        return parent.model, None
+    alias = models.get(spec.model)
+    if alias is None:
+        known = ", ".join(sorted(parent.deps.config.models)) or "none configured"
+        raise ToolError(
+            f"agent {spec.name} asks for model {spec.model!r}, which is not a [models.*] "
+            f"alias (known: {known}); fix its file or use model: inherit"
+        )
+    from agent_tui.providers import make_provider
+
+    return alias, make_provider(alias)
+
+
+def _child_agent(parent: Agent, spec: AgentSpec, model: ModelConfig, provider: Provider) -> Agent:
+    """An Agent for the sub-run: the parent's tools and approvals, its own conversation."""
+    from agent_tui.agent.loop import Agent
+
+    participants = ParticipantRegistry()
+    participants.register(Participant("", spec.description, spec.prompt, child_tools(parent, spec)))
+    # No slash commands: a task is text for the model, never /reset-confirmations or the like.
+    deps = dataclasses.replace(
+        parent.deps,
+        provider=provider,
+        participants=participants,
+        commands=CommandRegistry(),
+        checkpoints=None
+        if parent.deps.checkpoints is None
+        else NestedCheckpoints(parent.deps.checkpoints),
+    )
+    child = Agent(deps)
+    child.model, child.max_rounds, child.interactive = model, parent.max_rounds, False
+    child.budget, child.window_discovery = parent.budget, parent.window_discovery
+    return child

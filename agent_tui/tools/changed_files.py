@@ -146,38 +146,11 @@ def _listing(title: str, items: list[str]) -> list[str]:
 
 def collect(workspace: Path, staged_only: bool) -> str:
     """The report get_changed_files returns (blocking: runs git)."""
-    git = SafeGit(workspace)
-    root = _repo_root(git, workspace)
-    git.cwd = root  # porcelain paths are relative to the repository root
-    rel = workspace.resolve().relative_to(root).as_posix() if workspace.resolve() != root else ""
-    pathspec = ["--", rel] if rel else []
-    changes = Changes(root, _head(git))
-    status = git.run(
-        "status", "--porcelain=v1", "-z", "--untracked-files=all", SUBMODULES, *pathspec
-    )
-    staged = git.run("diff", "--cached", *DIFF_FLAGS, SUBMODULES, "-M", *pathspec)
-    unstaged = (
-        GitResult(0, "", "") if staged_only else git.run("diff", *DIFF_FLAGS, SUBMODULES, *pathspec)
-    )
-    for result in (status, staged, unstaged):
-        if result.code != 0:
-            raise ToolError(f"git failed in {root}: {result.err.strip() or result.code}")
-    _parse_status(status.out, changes)
-    staged_diff, unstaged_diff = staged.out, unstaged.out
-
+    root, changes, staged_diff, unstaged_diff = _read_changes(workspace, staged_only)
     lines = [f"Repository: {root} ({changes.head})"]
     if not (changes.staged or changes.unstaged or changes.untracked):
         return lines[0] + "\nNo changes: the working tree is clean."
-    lines += _listing("Staged", [f"{s}: {p}" for s, p in changes.staged])
-    if staged_only:
-        hidden = len(changes.unstaged) + len(changes.untracked)
-        if not changes.staged:
-            lines.append("Nothing is staged.")
-        if hidden:
-            lines.append(f"({hidden} unstaged or untracked files not shown: staged_only=true)")
-    else:
-        lines += _listing("Unstaged", [f"{s}: {p}" for s, p in changes.unstaged])
-        lines += _listing("Untracked", changes.untracked)
+    lines += _listings(changes, staged_only)
     budget = _Budget(TOTAL_CHARS)
     sections: list[tuple[str, Iterable[str]]] = [("Staged diff", _split_diff(staged_diff))]
     if not staged_only:
@@ -199,6 +172,43 @@ def collect(workspace: Path, staged_only: bool) -> str:
             "Run `git diff -- <path>` in the terminal for a specific file.]",
         ]
     return "\n".join(lines)
+
+
+def _read_changes(workspace: Path, staged_only: bool) -> tuple[Path, Changes, str, str]:
+    """The repository's root, its changed files under the workspace, and the staged and
+    unstaged diffs (git's own output)."""
+    git = SafeGit(workspace)
+    root = _repo_root(git, workspace)
+    git.cwd = root  # porcelain paths are relative to the repository root
+    rel = workspace.resolve().relative_to(root).as_posix() if workspace.resolve() != root else ""
+    pathspec = ["--", rel] if rel else []
+    changes = Changes(root, _head(git))
+    status = git.run(
+        "status", "--porcelain=v1", "-z", "--untracked-files=all", SUBMODULES, *pathspec
+    )
+    staged = git.run("diff", "--cached", *DIFF_FLAGS, SUBMODULES, "-M", *pathspec)
+    unstaged = (
+        GitResult(0, "", "") if staged_only else git.run("diff", *DIFF_FLAGS, SUBMODULES, *pathspec)
+    )
+    for result in (status, staged, unstaged):
+        if result.code != 0:
+            raise ToolError(f"git failed in {root}: {result.err.strip() or result.code}")
+    _parse_status(status.out, changes)
+    return root, changes, staged.out, unstaged.out
+
+
+def _listings(changes: Changes, staged_only: bool) -> list[str]:
+    lines = _listing("Staged", [f"{s}: {p}" for s, p in changes.staged])
+    if staged_only:
+        hidden = len(changes.unstaged) + len(changes.untracked)
+        if not changes.staged:
+            lines.append("Nothing is staged.")
+        if hidden:
+            lines.append(f"({hidden} unstaged or untracked files not shown: staged_only=true)")
+    else:
+        lines += _listing("Unstaged", [f"{s}: {p}" for s, p in changes.unstaged])
+        lines += _listing("Untracked", changes.untracked)
+    return lines
 
 
 class GetChangedFilesTool(BaseTool):

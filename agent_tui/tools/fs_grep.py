@@ -55,23 +55,8 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
     Raises:
         ToolError: ripgrep rejected the regex or the glob.
     """
-    args = [
-        *rg_base_args(rg),
-        "--line-number",
-        "--no-heading",
-        "--with-filename",
-        "--null",  # a NUL after the path: paths may contain ':'
-        "--max-columns", str(MAX_LINE),
-        "--max-columns-preview",
-        "--case-sensitive" if q.case_sensitive else "--ignore-case",
-    ]  # fmt: skip
-    if not q.is_regexp:
-        args.append("--fixed-strings")
-    if q.include:
-        args += ["--iglob", q.include]
-    args += ["--regexp", q.query, "--", "."]
     proc = await asyncio.create_subprocess_exec(
-        *args,
+        *_rg_args(rg, q),
         cwd=root,
         env=child_environ(),
         stdin=asyncio.subprocess.DEVNULL,
@@ -83,18 +68,7 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
     watch = asyncio.ensure_future(_watch(proc))  # kills rg if it waits on a FIFO (rg_watch.py)
     outcome = SearchOutcome()
     try:
-        pending = b""
-        while chunk := await proc.stdout.read(1 << 16):
-            *complete, pending = (pending + chunk).split(b"\n")
-            for raw in complete:
-                _add_rg_line(outcome, raw)
-            if len(outcome.matches) >= collect:
-                outcome.incomplete = True
-                del outcome.matches[collect:]
-                await _stop(proc, proc.stdout)
-                break
-        if pending and not outcome.incomplete:
-            _add_rg_line(outcome, pending)
+        await _read_matches(proc, proc.stdout, outcome, collect)
         await proc.wait()
         stderr = (await errors).decode("utf-8", "replace")
     finally:
@@ -111,6 +85,45 @@ async def rg_search(rg: str, root: Path, q: GrepQuery, *, collect: int) -> Searc
             raise ToolError(f"Invalid include_pattern: {stderr.strip()}")
     outcome.unreadable = sum(1 for line in stderr.splitlines() if line.startswith("rg: ./"))
     return outcome
+
+
+def _rg_args(rg: str, q: GrepQuery) -> list[str]:
+    args = [
+        *rg_base_args(rg),
+        "--line-number",
+        "--no-heading",
+        "--with-filename",
+        "--null",  # a NUL after the path: paths may contain ':'
+        "--max-columns", str(MAX_LINE),
+        "--max-columns-preview",
+        "--case-sensitive" if q.case_sensitive else "--ignore-case",
+    ]  # fmt: skip
+    if not q.is_regexp:
+        args.append("--fixed-strings")
+    if q.include:
+        args += ["--iglob", q.include]
+    return [*args, "--regexp", q.query, "--", "."]
+
+
+async def _read_matches(
+    proc: asyncio.subprocess.Process,
+    stdout: asyncio.StreamReader,
+    outcome: SearchOutcome,
+    collect: int,
+) -> None:
+    """Parse rg's lines into ``outcome``; rg is stopped once ``collect`` matches are in."""
+    pending = b""
+    while chunk := await stdout.read(1 << 16):
+        *complete, pending = (pending + chunk).split(b"\n")
+        for raw in complete:
+            _add_rg_line(outcome, raw)
+        if len(outcome.matches) >= collect:
+            outcome.incomplete = True
+            del outcome.matches[collect:]
+            await _stop(proc, stdout)
+            break
+    if pending and not outcome.incomplete:
+        _add_rg_line(outcome, pending)
 
 
 async def _watch(proc: asyncio.subprocess.Process) -> bool:

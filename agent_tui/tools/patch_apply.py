@@ -119,18 +119,35 @@ def plan_patch(ops: list[FileOp], resolve: Resolver, guard: Guard) -> PatchPlan:
     Raises:
         ToolError: any operation fails; the message names the file and the hunk.
     """
-    plan = PatchPlan()
+    planner = _Planner(resolve, guard)
+    for op in ops:
+        path, shown = resolve(op.path)
+        if isinstance(op, AddFile):
+            added = planner.load(path, shown, need_text=False)
+            added.after, added.edits = op.content, None
+        else:
+            planner.change(op, path, shown)
+    return planner.plan
 
-    def load(path: Path, shown: str, *, need_text: bool) -> FileChange:
+
+class _Planner:
+    """The files' planned states as the operations are applied one by one."""
+
+    def __init__(self, resolve: Resolver, guard: Guard) -> None:
+        self.plan = PatchPlan()
+        self.resolve = resolve
+        self.guard = guard
+
+    def load(self, path: Path, shown: str, *, need_text: bool) -> FileChange:
         """The planned state of ``path`` so far, loading it from disk on first touch."""
-        if path in plan.changes:
-            return plan.changes[path]
+        if path in self.plan.changes:
+            return self.plan.changes[path]
         if path.is_dir():
             raise PatchApplyError(f"{shown} is a directory, not a file.")
         if not path.exists():
             change = FileChange(path, shown, None, None)
         else:
-            guard(path, shown)
+            self.guard(path, shown)
             try:
                 original = read_text_for_edit(path, shown)
                 change = FileChange(path, shown, original.text, original.text, original)
@@ -139,16 +156,12 @@ def plan_patch(ops: list[FileOp], resolve: Resolver, guard: Guard) -> PatchPlan:
                     raise
                 check_file(path, shown)  # deleting or replacing a binary file is fine
                 change = FileChange(path, shown, "", "")
-        plan.changes[path] = change
+        self.plan.changes[path] = change
         return change
 
-    for op in ops:
-        path, shown = resolve(op.path)
-        if isinstance(op, AddFile):
-            added = load(path, shown, need_text=False)
-            added.after, added.edits = op.content, None
-            continue
-        change = load(path, shown, need_text=isinstance(op, UpdateFile))
+    def change(self, op: UpdateFile | DeleteFile, path: Path, shown: str) -> None:
+        """Delete the file, or apply the hunks (and move it when the op says so)."""
+        change = self.load(path, shown, need_text=isinstance(op, UpdateFile))
         if change.after is None:
             verb = "delete" if isinstance(op, DeleteFile) else "update"
             raise PatchApplyError(
@@ -157,19 +170,18 @@ def plan_patch(ops: list[FileOp], resolve: Resolver, guard: Guard) -> PatchPlan:
             )
         if isinstance(op, DeleteFile):
             change.after, change.edits = None, None
-            continue
+            return
         pristine = change.after is change.before
         new_text, edits = apply_hunks(change.after, op.hunks, shown)
-        dest, dest_shown = resolve(op.move_to) if op.move_to else (path, shown)
+        dest, dest_shown = self.resolve(op.move_to) if op.move_to else (path, shown)
         if dest == path:
             change.after, change.edits = new_text, edits if pristine else None
-            continue
-        target = load(dest, dest_shown, need_text=False)
+            return
+        target = self.load(dest, dest_shown, need_text=False)
         target.after, target.template, target.moved_from = new_text, change.template, shown
         target.moved_before = change.before
         target.edits = edits if pristine else None
         change.after, change.moved_to = None, dest_shown
-    return plan
 
 
 def apply_hunks(text: str, hunks: list[Hunk], shown: str) -> tuple[str, list[Edit]]:
@@ -188,45 +200,60 @@ def apply_hunks(text: str, hunks: list[Hunk], shown: str) -> tuple[str, list[Edi
     replacements: list[tuple[int, int, list[str]]] = []
     cursor = 0
     for hunk in hunks:
-        for anchor in hunk.anchors:
-            found = _seek(lines, [anchor], cursor, False, cache)
-            if found is None:
-                raise PatchApplyError(
-                    f"{shown}, {hunk.label}: the @@ line '{anchor}' was not found"
-                    f"{' after line ' + str(cursor) if cursor else ''}.{_closest(lines, [anchor])}"
-                )
-            cursor = found + 1
-        old, new, kept = hunk.old, list(hunk.new), list(hunk.kept)
-        if not old:
-            # Pure addition: after the anchor if there is one, else at the end of the file.
-            at = cursor if hunk.anchors else len(lines)
-            replacements.append((at, 0, list(new)))
-            continue
-        found = _seek(lines, old, cursor, hunk.at_eof, cache)
-        if found is None and old[-1] == "":
-            # A trailing blank context line is often a stray separator, not part of the file.
-            old = old[:-1]
-            if new and new[-1] == "":
-                new, kept = new[:-1], kept[:-1]
-            kept = [None if k == len(old) else k for k in kept]
-            found = _seek(lines, old, cursor, hunk.at_eof, cache) if old else None
-        if found is None:
-            where = "at the end of the file" if hunk.at_eof else "in the file"
-            shown_old = "\n".join(hunk.old[:12]) + ("\n..." if len(hunk.old) > 12 else "")
-            raise PatchApplyError(
-                f"{shown}, {hunk.label}: these lines were not found {where}"
-                f"{' after line ' + str(cursor) if cursor else ''}:\n{shown_old}"
-                f"{_closest(lines, hunk.old)}\nRead the file again and resend the whole patch."
-            )
-        # Context lines may have matched only after normalising: write the file's own line back,
-        # never the patch's version of it (indentation, dashes, trailing spaces stay as they were).
-        new = [text if k is None else lines[found + k] for text, k in zip(new, kept, strict=True)]
-        replacements.append((found, len(old), new))
-        cursor = found + len(old)
+        cursor = _after_anchors(lines, hunk, cursor, cache, shown)
+        replacement = _place_hunk(lines, hunk, cursor, cache, shown)
+        replacements.append(replacement)
+        if hunk.old:
+            cursor = replacement[0] + replacement[1]
     replacements.sort(key=lambda r: r[0])
     for start, length, new in reversed(replacements):
         lines[start : start + length] = new
     return "\n".join(lines) + "\n", replacements
+
+
+def _after_anchors(
+    lines: list[str], hunk: Hunk, cursor: int, cache: dict[int, list[str]], shown: str
+) -> int:
+    """The line after the hunk's last ``@@`` anchor, each found after the one before."""
+    for anchor in hunk.anchors:
+        found = _seek(lines, [anchor], cursor, False, cache)
+        if found is None:
+            raise PatchApplyError(
+                f"{shown}, {hunk.label}: the @@ line '{anchor}' was not found"
+                f"{' after line ' + str(cursor) if cursor else ''}.{_closest(lines, [anchor])}"
+            )
+        cursor = found + 1
+    return cursor
+
+
+def _place_hunk(
+    lines: list[str], hunk: Hunk, cursor: int, cache: dict[int, list[str]], shown: str
+) -> tuple[int, int, list[str]]:
+    """Where the hunk's old lines are (at or after ``cursor``): (start, length, new lines)."""
+    old, new, kept = hunk.old, list(hunk.new), list(hunk.kept)
+    if not old:
+        # Pure addition: after the anchor if there is one, else at the end of the file.
+        return (cursor if hunk.anchors else len(lines)), 0, list(new)
+    found = _seek(lines, old, cursor, hunk.at_eof, cache)
+    if found is None and old[-1] == "":
+        # A trailing blank context line is often a stray separator, not part of the file.
+        old = old[:-1]
+        if new and new[-1] == "":
+            new, kept = new[:-1], kept[:-1]
+        kept = [None if k == len(old) else k for k in kept]
+        found = _seek(lines, old, cursor, hunk.at_eof, cache) if old else None
+    if found is None:
+        where = "at the end of the file" if hunk.at_eof else "in the file"
+        shown_old = "\n".join(hunk.old[:12]) + ("\n..." if len(hunk.old) > 12 else "")
+        raise PatchApplyError(
+            f"{shown}, {hunk.label}: these lines were not found {where}"
+            f"{' after line ' + str(cursor) if cursor else ''}:\n{shown_old}"
+            f"{_closest(lines, hunk.old)}\nRead the file again and resend the whole patch."
+        )
+    # Context lines may have matched only after normalising: write the file's own line back,
+    # never the patch's version of it (indentation, dashes, trailing spaces stay as they were).
+    new = [text if k is None else lines[found + k] for text, k in zip(new, kept, strict=True)]
+    return found, len(old), new
 
 
 def _seek(

@@ -163,46 +163,55 @@ def read_page(req: ReadRequest) -> ToolResult:
         if st.st_size == 0:
             return ToolResult(f"{req.shown} is empty (0 lines).", data={"total_lines": 0})
         handle.seek(0)
-        skipped = _skip_lines(handle, req.start - 1)
-        last_wanted = req.end if req.end is not None else req.start + PAGE_LINES - 1
-        lines: list[str] = []
-        chars = 0
-        more = False
-        while req.start + len(lines) <= last_wanted:
-            read = _read_line(handle)
-            if read is None:
-                break
-            raw, length = read
-            line = _format_line(req.start + len(lines), raw, length)
-            if len(lines) >= PAGE_LINES or (lines and chars + len(line) > PAGE_CHARS):
-                more = True  # this line exists but does not fit: the next page starts with it
-                break
-            lines.append(line)
-            chars += len(line) + 1
-        if not lines:
-            raise ToolError(
-                f"start_line {req.start} is past the end of {req.shown}, which has {skipped} lines."
-            )
+        lines, more = _page(handle, req)
         shown_to = req.start + len(lines) - 1
-        consumed = shown_to + (1 if more else 0)
-        position = handle.tell()
-        if st.st_size - position <= COUNT_LIMIT:
-            handle.seek(-1, 2)
-            ends_with_newline = handle.read(1) == b"\n"
-            handle.seek(position)
-            rest = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(CHUNK), b""))
-            # Every consumed line ended in a newline, except a last line without one.
-            newlines = consumed - (1 if position == st.st_size and not ends_with_newline else 0)
-            total = newlines + rest + (0 if ends_with_newline else 1)
-            total_text, exact = str(total), True
-        else:
-            estimate = int(st.st_size / max(position, 1) * consumed)
-            total_text = (
-                f"at least {consumed} (roughly {estimate:,} judging by its "
-                f"{human_size(st.st_size)} size)"
-            )
-            total, exact = consumed, False
+        total, total_text, exact = _count_lines(handle, st.st_size, shown_to + (1 if more else 0))
     return _result(req, lines, shown_to, total, total_text, exact, more)
+
+
+def _page(handle: IO[bytes], req: ReadRequest) -> tuple[list[str], bool]:
+    """The page's lines, formatted, and whether more follow (a line that did not fit)."""
+    skipped = _skip_lines(handle, req.start - 1)
+    last_wanted = req.end if req.end is not None else req.start + PAGE_LINES - 1
+    lines: list[str] = []
+    chars = 0
+    more = False
+    while req.start + len(lines) <= last_wanted:
+        read = _read_line(handle)
+        if read is None:
+            break
+        raw, length = read
+        line = _format_line(req.start + len(lines), raw, length)
+        if len(lines) >= PAGE_LINES or (lines and chars + len(line) > PAGE_CHARS):
+            more = True  # this line exists but does not fit: the next page starts with it
+            break
+        lines.append(line)
+        chars += len(line) + 1
+    if not lines:
+        raise ToolError(
+            f"start_line {req.start} is past the end of {req.shown}, which has {skipped} lines."
+        )
+    return lines, more
+
+
+def _count_lines(handle: IO[bytes], size: int, consumed: int) -> tuple[int, str, bool]:
+    """The file's line count (total, as shown, exact?) with ``consumed`` lines read: counted
+    when the rest is small, else estimated from the bytes those lines took."""
+    position = handle.tell()
+    if size - position <= COUNT_LIMIT:
+        handle.seek(-1, 2)
+        ends_with_newline = handle.read(1) == b"\n"
+        handle.seek(position)
+        rest = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(CHUNK), b""))
+        # Every consumed line ended in a newline, except a last line without one.
+        newlines = consumed - (1 if position == size and not ends_with_newline else 0)
+        total = newlines + rest + (0 if ends_with_newline else 1)
+        return total, str(total), True
+    estimate = int(size / max(position, 1) * consumed)
+    total_text = (
+        f"at least {consumed} (roughly {estimate:,} judging by its {human_size(size)} size)"
+    )
+    return consumed, total_text, False
 
 
 def _result(

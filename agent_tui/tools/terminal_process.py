@@ -318,17 +318,7 @@ async def spawn(
     capture = OutputCapture(log)
     # The 12 random hex digits uuid4().hex[:12] gave, without importing uuid (~1.5 ms with platform).
     marker = f"{os.getpid()}-{os.urandom(6).hex()}"
-    full_env: dict[str, Any] = {
-        **(terminal_environment(os.environ, None) if env is None else env),
-        **_QUIET_ENV,
-        MARKER_ENV: marker,
-    }
-    argv = [shell, "-c", command]
-    launch = (
-        Launch(argv, full_env, sandboxed=False)
-        if sandbox is None
-        else await sandbox.launch(argv, cwd, full_env, extra_domains=extra_domains)
-    )
+    launch = await _launch([shell, "-c", command], cwd, env, marker, sandbox, extra_domains)
     loop = asyncio.get_running_loop()
     REAPER.watch(lambda: _SHELLS)
     try:
@@ -348,3 +338,23 @@ async def spawn(
         raise ToolError(f"Could not start {shell} in {cwd}: {exc.strerror or exc}.") from exc
     proc.launch = launch
     return proc, log_path
+
+
+async def _launch(
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str] | None,
+    marker: str,
+    sandbox: Sandbox | None,
+    extra_domains: tuple[str, ...],
+) -> Launch:
+    """What to start: the command with its environment (pager and marker variables added),
+    inside the sandbox when there is one."""
+    full_env: dict[str, Any] = {
+        **(terminal_environment(os.environ, None) if env is None else env),
+        **_QUIET_ENV,
+        MARKER_ENV: marker,
+    }
+    if sandbox is None:
+        return Launch(argv, full_env, sandboxed=False)
+    return await sandbox.launch(argv, cwd, full_env, extra_domains=extra_domains)

@@ -5,7 +5,7 @@ Questions (``ApprovalRequested``, ``RoundLimitHit``) are answered by the app; th
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from textual.widget import Widget
 
@@ -18,6 +18,15 @@ from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.subagent_card import SubagentCard
 from agent_tui.ui.widgets.tool_card import CardState, ToolCard
+
+# Events about a call whose card is already drawn (matched by ``call_id``).
+ToolCallUpdate: TypeAlias = (
+    ev.ApprovalRequested
+    | ev.ToolCallDecided
+    | ev.ToolOutputDelta
+    | ev.ToolProgress
+    | ev.ToolCallFinished
+)
 
 
 class EntrySink(Protocol):
@@ -77,71 +86,87 @@ class TurnView:
             await view.end_answer()
             card.finish(event.inner.cancelled or event.inner.stop_reason == "error")
 
-    @staticmethod
-    def _status(status: StatusBar, event: ev.Event) -> None:
-        """The status bar's share of an event: the wait, a compaction, tokens, the meter."""
-        # A compaction's summary request yields nothing until it is done: the next event
-        # (its usage, a notice, an error) ends the "compacting…" state.
-        begun = event if isinstance(event, ev.CompactionStarted) else None
-        status.compacting = compacting_text(begun) if begun is not None else ""
-        if isinstance(event, ev.RequestSent):
-            status.waiting_tokens = max(event.prompt_tokens, 1)
-        elif isinstance(event, ev.ResponseStarted):
-            status.waiting_tokens = 0
-        elif isinstance(event, ev.UsageUpdated):
-            status.input_tokens = event.total.input_tokens
-            status.output_tokens = event.total.output_tokens
-            status.cost_usd = event.cost_usd
-            if event.context_window:  # a compaction's summary request does not size a request
-                status.context_tokens = event.context_tokens
-                status.context_window = event.context_window
-                status.context_limit = event.context_limit
-
     async def handle(self, event: ev.Event) -> None:
-        """Draw one event (every type the agent emits; unknown ones are ignored)."""
-        if self.status is not None:
-            self._status(self.status, event)
-        if isinstance(event, ev.SubagentEvent):
-            await self._subagent(event)
-        elif isinstance(event, ev.TextDelta):
-            await (await self._answer()).append_text(event.text)
-        elif isinstance(event, ev.ThinkingDelta):
-            await (await self._answer()).append_thinking(event.text)
-        elif isinstance(event, ev.ToolCallStreaming):
-            await self._streaming(event)
-        elif isinstance(event, ev.ToolCallStarted):
-            await self.end_answer()
-            message = event.prepared.invocation_message if event.prepared else event.name
-            if pending := self.streaming.pop(event.call_id, None):
-                pending.set_started(event.kind, event.input, message)
-                self.cards[event.call_id] = pending
-            else:
-                note = "parsed from text" if event.origin == "text" else ""
-                card = ToolCard(
-                    CardState(
-                        event.call_id, event.name, event.kind, event.input, message, note=note
-                    )
-                )
-                self.cards[event.call_id] = card
-                await self.transcript.add(card)
-        elif isinstance(event, ev.ApprovalRequested):
-            if waiting := self.cards.get(event.call_id):
+        """Draw one event (every type the agent emits; unknown ones are ignored).
+
+        Text deltas come first: they are most of a turn's events while an answer streams.
+        """
+        status = self.status
+        if status is not None and (status.compacting or isinstance(event, ev.CompactionStarted)):
+            # A compaction's summary request yields nothing until it is done: the next event
+            # (its usage, a notice, an error) ends the "compacting…" state.
+            begun = isinstance(event, ev.CompactionStarted)
+            status.compacting = compacting_text(event) if begun else ""  # type: ignore[arg-type]
+        match event:
+            case ev.TextDelta():
+                await (await self._answer()).append_text(event.text)
+            case ev.ThinkingDelta():
+                await (await self._answer()).append_thinking(event.text)
+            case ev.SubagentEvent():
+                await self._subagent(event)
+            case ev.ToolCallStreaming():
+                await self._streaming(event)
+            case ev.ToolCallStarted():
+                await self._started(event)
+            case (
+                ev.ApprovalRequested()
+                | ev.ToolCallDecided()
+                | ev.ToolOutputDelta()
+                | ev.ToolProgress()
+                | ev.ToolCallFinished()
+            ):
+                self._update_card(event)
+            case ev.RequestSent() | ev.ResponseStarted() | ev.UsageUpdated():
+                self._update_status(event)
+            case ev.TurnStarted() if event.references:
+                # The chips: what was attached, in the form that says what it is (an @path as #file:).
+                await self.transcript.add(Note(f"attached {', '.join(event.references)}"))
+            case ev.Notice():
+                await self._notice(event)
+            case ev.ContextPruned():
+                await self._pruned(event)
+            case ev.ConversationCompacted():
+                await self.end_answer()
+                await self.transcript.add(CompactionCard(event))
+            case ev.ErrorEvent():
+                await self._error(event)
+            case ev.TurnFinished():
+                await self._finished(event)
+
+    async def _started(self, event: ev.ToolCallStarted) -> None:
+        """A call ready to run: its pending card (if its arguments streamed) or a new one."""
+        await self.end_answer()
+        message = event.prepared.invocation_message if event.prepared else event.name
+        if pending := self.streaming.pop(event.call_id, None):
+            pending.set_started(event.kind, event.input, message)
+            self.cards[event.call_id] = pending
+            return
+        note = "parsed from text" if event.origin == "text" else ""
+        card = ToolCard(
+            CardState(event.call_id, event.name, event.kind, event.input, message, note=note)
+        )
+        self.cards[event.call_id] = card
+        await self.transcript.add(card)
+
+    def _update_card(self, event: ToolCallUpdate) -> None:
+        """An event about a call already drawn: its card changes state (none: ignored)."""
+        card = self.cards.get(event.call_id)
+        if card is None:
+            return
+        match event:
+            case ev.ApprovalRequested():
                 confirmation = event.prepared.confirmation
-                waiting.set_waiting(confirmation.message if confirmation else "")
-        elif isinstance(event, ev.ToolCallDecided):
-            if decided := self.cards.get(event.call_id):
-                decided.set_decided(event.allowed, event.reason)
-        elif isinstance(event, ev.ToolOutputDelta):
-            if running := self.cards.get(event.call_id):
-                running.append_output(event.text)
-        elif isinstance(event, ev.ToolProgress):
-            if reporting := self.cards.get(event.call_id):
-                reporting.set_progress(event.progress, event.total, event.message)
-        elif isinstance(event, ev.ToolCallFinished):
-            if finished := self.cards.get(event.call_id):
+                card.set_waiting(confirmation.message if confirmation else "")
+            case ev.ToolCallDecided():
+                card.set_decided(event.allowed, event.reason)
+            case ev.ToolOutputDelta():
+                card.append_output(event.text)
+            case ev.ToolProgress():
+                card.set_progress(event.progress, event.total, event.message)
+            case ev.ToolCallFinished():
                 result = event.result
                 code = result.data.get("exit_code")
-                finished.set_finished(
+                card.set_finished(
                     result.content,
                     result.is_error,
                     result.display,
@@ -149,47 +174,64 @@ class TurnView:
                     event.duration_s,
                     exit_code=code if isinstance(code, int) else None,
                 )
-        elif isinstance(event, ev.TurnStarted) and event.references:
-            # The chips: what was attached, in the form that says what it is (an @path as #file:).
-            await self.transcript.add(Note(f"attached {', '.join(event.references)}"))
-        elif isinstance(event, ev.Notice):
+
+    def _update_status(self, event: ev.RequestSent | ev.ResponseStarted | ev.UsageUpdated) -> None:
+        """The status bar's waiting line and token counts (a sub-run's view has no bar)."""
+        status = self.status
+        if status is None:
+            return
+        match event:
+            case ev.RequestSent():
+                status.waiting_tokens = max(event.prompt_tokens, 1)
+            case ev.ResponseStarted():
+                status.waiting_tokens = 0
+            case ev.UsageUpdated():
+                status.input_tokens = event.total.input_tokens
+                status.output_tokens = event.total.output_tokens
+                status.cost_usd = event.cost_usd
+                if event.context_window:  # a compaction's summary request does not size one
+                    status.context_tokens = event.context_tokens
+                    status.context_window = event.context_window
+                    status.context_limit = event.context_limit
+
+    async def _notice(self, event: ev.Notice) -> None:
+        await self.end_answer()
+        if event.action == "continue":
+            await self.transcript.add(ContinueNote(event.text, CONTINUE_PROMPT))
+        else:
+            await self.transcript.add(Note(event.text, event.level))
+
+    async def _pruned(self, event: ev.ContextPruned) -> None:
+        """One note per request that leaves something out, unless it repeats the last one."""
+        left_out = ", ".join(event.dropped + event.shrunk)
+        if left_out != self.pruned:
+            self.pruned = left_out
             await self.end_answer()
-            if event.action == "continue":
-                await self.transcript.add(ContinueNote(event.text, CONTINUE_PROMPT))
-            else:
-                await self.transcript.add(Note(event.text, event.level))
-        elif isinstance(event, ev.ContextPruned):
-            # One note per request that leaves something out, unless it repeats the last one.
-            left_out = ", ".join(event.dropped + event.shrunk)
-            if left_out != self.pruned:
-                self.pruned = left_out
-                await self.end_answer()
-                text = f"Context trimmed to fit (request {event.round}): left out {left_out}"
-                await self.transcript.add(Note(text, "warning"))
-        elif isinstance(event, ev.ConversationCompacted):
-            await self.end_answer()
-            await self.transcript.add(CompactionCard(event))
-        elif isinstance(event, ev.ErrorEvent):
-            if self.status is not None:
-                self.status.waiting_tokens = 0
-            await self.end_answer()
-            self._drop_streaming()
-            # Retry only helps when the same request can succeed (rate limit, cut stream).
-            error = (
-                ErrorNote(event.message, self.prompt)
-                if event.retryable
-                else Note(f"✗ {event.message}", "error")
-            )
-            await self.transcript.add(error)
-        elif isinstance(event, ev.TurnFinished):
-            self.local = event.stop_reason == "local_command"
-            if self.status is not None:  # a cancelled request is not waited for any more
-                self.status.waiting_tokens = 0
-            await self.end_answer()
-            self._drop_streaming()
-            self.finished = event
-            if event.cancelled:
-                await self.transcript.add(Note("Turn cancelled.", "warning"))
+            text = f"Context trimmed to fit (request {event.round}): left out {left_out}"
+            await self.transcript.add(Note(text, "warning"))
+
+    async def _error(self, event: ev.ErrorEvent) -> None:
+        if self.status is not None:
+            self.status.waiting_tokens = 0
+        await self.end_answer()
+        self._drop_streaming()
+        # Retry only helps when the same request can succeed (rate limit, cut stream).
+        error = (
+            ErrorNote(event.message, self.prompt)
+            if event.retryable
+            else Note(f"✗ {event.message}", "error")
+        )
+        await self.transcript.add(error)
+
+    async def _finished(self, event: ev.TurnFinished) -> None:
+        self.local = event.stop_reason == "local_command"
+        if self.status is not None:  # a cancelled request is not waited for any more
+            self.status.waiting_tokens = 0
+        await self.end_answer()
+        self._drop_streaming()
+        self.finished = event
+        if event.cancelled:
+            await self.transcript.add(Note("Turn cancelled.", "warning"))
 
     async def _streaming(self, event: ev.ToolCallStreaming) -> None:
         """A call still streaming its arguments: a pending card, updated with the progress."""

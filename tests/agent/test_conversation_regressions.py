@@ -142,3 +142,22 @@ async def test_openai_user_text_keeps_attachment_and_request_apart(workspace: Pa
         await agent.aclose()
     (content,) = user_texts(fake.requests[-1])
     assert content.endswith("</attachment>\n\n#file:main.py explain")
+
+
+async def test_a_turn_closed_at_an_event_takes_its_prompt_back_before_run_returns(
+    workspace: Path,
+) -> None:
+    """A front end that stops reading mid-turn closes the turn (``front.submit`` does, when the
+    app's worker is cancelled while it draws an event). The prompt the model never answered is
+    taken back by the time the close returns, so ``run()`` saves the session without it, not
+    later, when the event loop finalises an inner generator left open."""
+    with FakeLLM([{"text": "never read"}]) as fake:
+        agent = fake_agent(workspace, fake, "anthropic")
+        turn = agent.run(PROMPT)
+        async for event in turn:
+            if isinstance(event, ev.RequestSent):
+                break
+        assert [m.role for m in agent.conversation.messages] == ["user"]
+        await turn.aclose()
+        assert agent.conversation.messages == []
+        await agent.aclose()

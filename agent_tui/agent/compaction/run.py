@@ -92,11 +92,7 @@ async def compact(
             f"nothing to compact yet: the last {plural(settings.keep, 'turn')} are kept as they "
             "are ([agent] compact_keep)"
         )
-    from agent_tui.hooks.agent_hooks import fire
-
-    trigger = {"trigger": "auto" if automatic else "manual", "custom_instructions": focus}
-    # Claude Code's PreCompact matcher takes the trigger: "manual" or "auto".
-    for problem in (await fire(agent.deps, "PreCompact", trigger, tool=trigger["trigger"])).errors:
+    for problem in await _pre_compact(agent, focus, automatic):
         yield ev.Notice(problem, "warning")
     model = agent.model
     scale = agent.budget.token_scale.get(model.name, 1.0)
@@ -111,14 +107,28 @@ async def compact(
         raise ProviderError("the conversation changed while it was being summarised; not compacted")
     # The event carries exactly what compact() was given: a session replays it from the event.
     text = summary.text + _request_kept(messages, upto)
-    trial = Conversation(list(messages))
-    trial.compact(upto, text)
-    after = _estimate(list(trial.messages), system, tools_chars, scale)
+    after = _estimate(_compacted(messages, upto, text), system, tools_chars, scale)
     if after >= before:
         yield ev.Notice(not_smaller_note(before, after), "warning")
         return
     agent.conversation.compact(upto, text)
     yield ev.ConversationCompacted(text, upto, automatic, before, after)
+
+
+def _compacted(messages: list[Message], upto: int, text: str) -> list[Message]:
+    """The messages as they would be with the first ``upto`` replaced by the summary ``text``."""
+    trial = Conversation(list(messages))
+    trial.compact(upto, text)
+    return list(trial.messages)
+
+
+async def _pre_compact(agent: Agent, focus: str, automatic: bool) -> list[str]:
+    """Run the PreCompact hooks; what they reported as problems."""
+    from agent_tui.hooks.agent_hooks import fire
+
+    trigger = {"trigger": "auto" if automatic else "manual", "custom_instructions": focus}
+    # Claude Code's PreCompact matcher takes the trigger: "manual" or "auto".
+    return list((await fire(agent.deps, "PreCompact", trigger, tool=trigger["trigger"])).errors)
 
 
 def not_smaller_note(before: int, after: int) -> str:
