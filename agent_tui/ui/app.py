@@ -627,6 +627,9 @@ def run_tui(agent: Any, *, banner: str | None = None, session: SessionStart | No
     Returns:
         The process exit code.
     """
+    from agent_tui.ui import terminal_keys
+
+    terminal_keys.install()  # Alt+Enter as the terminal sends it (ESC CR), for steering
     app = AgentApp(agent, banner=banner, session=session)
     result = app.run()
     return result if isinstance(result, int) else 0

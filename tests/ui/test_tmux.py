@@ -69,3 +69,12 @@ def test_tmux_typing_across_the_dialog_opening_grants_nothing() -> None:
     proc = run_tmux_script("tmux_dialog_check.sh")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux dialog check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
+def test_tmux_steering_keys_arrive_as_sent_by_xterm_tmux_and_kitty(size: tuple[str, str]) -> None:
+    """ESC CR (Alt+Enter in xterm, tmux, VS Code), CSI 27;3;13~ (modifyOtherKeys) and Ctrl+S
+    steer a running turn; the model gets each after the tool results (issue 23 §8)."""
+    proc = run_tmux_script("tmux_keys_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux keys check: OK" in proc.stdout

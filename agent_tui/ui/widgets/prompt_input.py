@@ -13,7 +13,9 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 NEWLINE_KEYS = {"shift+enter", "ctrl+j", "alt+enter"}  # alt+enter steers while a turn runs
-STEER_KEYS = frozenset({"alt+enter", "ctrl+enter"})  # ctrl+enter only where the terminal tells
+# Alt+Enter arrives as ESC CR in most terminals (ui/terminal_keys.py names it); Ctrl+Enter only
+# where the terminal tells it from Enter; Ctrl+S everywhere (the fallback: a terminal may keep Alt).
+STEER_KEYS = frozenset({"alt+enter", "ctrl+enter", "ctrl+s"})
 PAGE_KEYS = {"pageup": -1, "pagedown": 1}
 
 
@@ -35,7 +37,7 @@ class PromptInput(TextArea):
             self.text = text
 
     class Steered(Message):
-        """Alt+Enter (or Ctrl+Enter) while a turn runs: send the text to it now."""
+        """Alt+Enter (Ctrl+Enter, Ctrl+S) while a turn runs: send the text to it now."""
 
         def __init__(self, text: str) -> None:
             super().__init__()
@@ -104,6 +106,8 @@ class PromptInput(TextArea):
             self.action_submit()
         elif key in STEER_KEYS and self.steering:
             self.action_steer()
+        elif key == "ctrl+s":  # "send now": with no turn running, that is sending
+            self.action_submit()
         elif key in NEWLINE_KEYS:
             self.action_newline()
         elif key in PAGE_KEYS:
