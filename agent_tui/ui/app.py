@@ -307,6 +307,14 @@ class AgentApp(App[int]):
     async def _plan_answered(self, event: PlanOffer.Answered) -> None:
         await self.mode_flow.answered(event.answer)
 
+    @on(PlanOffer.TypedOver)
+    def _typed_over_plan(self) -> None:
+        self.mode_flow.typed_over()
+
+    @on(PlanOffer.Pasted)
+    def _pasted_over_plan(self, event: PlanOffer.Pasted) -> None:
+        self.mode_flow.pasted_over_offer(event.text)
+
     @on(PromptInput.TakeQueued)
     def _take_queued(self) -> None:
         text = self.queue_flow.take_last()

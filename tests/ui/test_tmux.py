@@ -78,3 +78,12 @@ def test_tmux_steering_keys_arrive_as_sent_by_xterm_tmux_and_kitty(size: tuple[s
     proc = run_tmux_script("tmux_keys_check.sh", *size)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux keys check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
+def test_tmux_text_typed_fast_or_pasted_arrives_whole(size: tuple[str, str]) -> None:
+    """Over the plan offer, typed in one write and as a bracketed paste; in the approval's edit
+    box right after e (issue 23 §9)."""
+    proc = run_tmux_script("tmux_typing_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux typing check: OK" in proc.stdout

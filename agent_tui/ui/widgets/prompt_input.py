@@ -87,14 +87,25 @@ class PromptInput(TextArea):
         self.has_queued = False  # set by the app while messages are queued (Up takes one back)
 
     async def _on_paste(self, event: events.Paste) -> None:
+        if self._pasted_image(event.text):
+            event.prevent_default()
+        # Otherwise Textual goes on to TextArea's own _on_paste, which inserts the text.
+
+    def _pasted_image(self, text: str) -> bool:
+        """If ``text`` is the path of an image file, attach it (``ImagePasted``); True if so."""
         from agent_tui.ui.image_paste import pasted_image_path
 
         workspace = getattr(self.app, "workspace", None)
-        path = pasted_image_path(event.text, workspace) if isinstance(workspace, Path) else None
-        if path is not None and not self.read_only:
-            event.prevent_default()
-            self.post_message(self.ImagePasted(str(path)))
-        # Otherwise Textual goes on to TextArea's own _on_paste, which inserts the text.
+        path = pasted_image_path(text, workspace) if isinstance(workspace, Path) else None
+        if path is None or self.read_only:
+            return False
+        self.post_message(self.ImagePasted(str(path)))
+        return True
+
+    def paste(self, text: str) -> None:
+        """Take ``text`` as pasted here (a paste that reached another widget first)."""
+        if not self._pasted_image(text) and not self.read_only:
+            self.replace(text, *self.selection)
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
