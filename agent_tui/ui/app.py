@@ -327,15 +327,22 @@ class AgentApp(App[int]):
             self.mode_flow.turn_ended(event.state, len(self.queue_flow.queued))
 
     async def submit_queued(self, text: str) -> None:
-        """Send a queued message, unless another turn started meanwhile (then queue it again)."""
+        """Send a queued message, unless another turn started meanwhile (then queue it again).
+        It does not scroll: the person may have scrolled up to read since they queued it."""
         if self.busy:
             self.queue_flow.requeue(text)
             return
-        await self.submit(text)
+        await self.submit(text, follow=False)
 
-    async def submit(self, text: str) -> None:
+    async def submit(self, text: str, *, follow: bool = True) -> None:
         """Show ``text`` and send it through the core's front door: ``!command``, a slash
-        command or a prompt (the core tells them apart and runs each once)."""
+        command or a prompt (the core tells them apart and runs each once).
+
+        ``follow``: the transcript scrolls to its end and stays there as the answer comes (what
+        the person just caused is in view, even after paging up; scrolling up again stops it).
+        """
+        if follow:
+            self.transcript.scroll_end(animate=False)  # also re-anchors it (Textual)
         request = UserInput(text)
         if request.shell_command is not None and self.agent.interactive:
             self.turn_worker = self.run_shell(request)
