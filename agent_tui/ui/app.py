@@ -647,4 +647,17 @@ def run_tui(agent: Any, *, banner: str | None = None, session: SessionStart | No
     terminal_keys.install()  # Alt+Enter as the terminal sends it (ESC CR), for steering
     app = AgentApp(agent, banner=banner, session=session)
     result = app.run()
+    hint = resume_hint(app)
+    if hint:
+        print(hint)  # after the app left the alternate screen: it stays in the shell, as Codex's
     return result if isinstance(result, int) else 0
+
+
+def resume_hint(app: AgentApp) -> str:
+    """``To continue this session: agent-tui --resume ID``, for the session saved last (the one a
+    /clear set aside when the new one has no turn yet); empty when nothing was saved."""
+    saved = app.clear_flow.saved
+    for recorder in (app.agent.recorder, saved.recorder if saved is not None else None):
+        if recorder is not None and recorder.writer.started:
+            return f"To continue this session: agent-tui --resume {recorder.session_id}"
+    return ""

@@ -87,3 +87,13 @@ def test_tmux_text_typed_fast_or_pasted_arrives_whole(size: tuple[str, str]) -> 
     proc = run_tmux_script("tmux_typing_check.sh", *size)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux typing check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
+def test_tmux_clear_starts_a_session_and_quitting_names_it(size: tuple[str, str]) -> None:
+    """/clear starts a second session file, quitting prints `agent-tui --resume ID`, the cleared
+    session resumes by its id (issue 23 §6); a prompt sent after paging up is answered in view
+    (§7)."""
+    proc = run_tmux_script("tmux_session_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux session check: OK" in proc.stdout
