@@ -31,7 +31,13 @@ tm send-keys -t "$session" Enter
 wait_for "attached #file:src/loader.py" "the attachment note"
 wait_for "FIRST-ANSWER" "the answer"
 tm send-keys -t "$session" -l "@Makefile what builds?"
-tm send-keys -t "$session" Escape  # close the completion list; Enter then sends
+# Enter once no completion list offers @Makefile (the word at the cursor is "builds?"); not Esc to
+# close it: ESC and CR sent together are Alt+Enter, as a terminal sends it (a newline here).
+deadline=$((SECONDS + timeout_s))
+while (($(pane | grep -c "Makefile") > 1)); do
+    if ((SECONDS >= deadline)); then fail "the completion list stayed"; fi
+    sleep 0.1
+done
 tm send-keys -t "$session" Enter
 wait_for "attached #file:Makefile" "the first-word mention attached"
 wait_for "SECOND-ANSWER" "the second answer"

@@ -91,6 +91,15 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     return loaded
 
 
+def switch_recorder(agent: Agent, recorder: SessionRecorder) -> None:
+    """Attach ``recorder`` (a session ``/clear`` set aside) in place of the current one: what
+    follows is appended to its file, and ``/undo`` finds its turns again."""
+    if agent.recorder is not None:
+        agent.recorder.close()
+    agent.recorder = recorder
+    _file_checkpoints_under_the_session(agent)
+
+
 def _file_checkpoints_under_the_session(agent: Agent) -> None:
     files = agent.deps.checkpoints
     if files is not None and agent.recorder is not None:

@@ -116,7 +116,7 @@ BUILTIN_COMMANDS = (
     SlashCommand("help", "List commands, participants, references and instructions files", _help),
     SlashCommand(
         "clear",
-        "Clear the conversation (asks first; grants and tools stay)",
+        "Clear the conversation: a new session (asks first; the old one stays in /resume)",
         _action(actions.Clear()),
     ),
     SlashCommand(
@@ -124,7 +124,7 @@ BUILTIN_COMMANDS = (
     ),
     SlashCommand(
         "undo-clear",
-        "Bring back the conversation /clear or /new removed",
+        "Bring back the conversation /clear or /new set aside in this run",
         _action(actions.UndoClear()),
         interactive_only=True,
     ),

@@ -13,7 +13,7 @@ holds the list and checks ``ui/`` against it.
   ``terminals.list()``, ``trust.question()``, ``sessions.others()``, ``changes.prompts()``.
 - Changes a user makes outside a prompt: ``cycle_mode``/``leave_plan``, ``tools.set_disabled``,
   ``grants.revoke``, ``terminals.kill``, ``trust.store``/``trust.apply``, ``switch_model``,
-  ``sessions.switch_to``, ``changes.apply`` and ``rewind``, ``clear``/``restore_messages``.
+  ``sessions.switch_to``, ``changes.apply`` and ``rewind``, ``clear``/``undo_clear``.
 - Questions asked outside a turn (MCP servers' forms and consent): ``mcp.answer_with``.
 """
 

@@ -10,6 +10,7 @@ views, and the few changes a user makes outside a prompt. The parts are grouped 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,29 @@ if TYPE_CHECKING:
     from agent_tui.agent.model_switch import ContextSize
     from agent_tui.approvals.types import CommandPart
     from agent_tui.config import ModelConfig
+    from agent_tui.sessions.writer import SessionRecorder
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A conversation ``/clear`` set aside: its messages and the session it is saved in (None
+    when the agent saves none). Front ends hold it only to hand it back to ``undo_clear``."""
+
+    messages: list[Message]
+    session: SessionRecorder | None
+
+    @property
+    def session_id(self) -> str | None:
+        return self.session.session_id if self.session is not None else None
+
+    @property
+    def saved_id(self) -> str | None:
+        """The session's id once its file exists (it appears with the first turn)."""
+        return _saved_id(self.session)
+
+
+def _saved_id(recorder: SessionRecorder | None) -> str | None:
+    return recorder.session_id if recorder is not None and recorder.writer.started else None
 
 
 class Front:
@@ -205,13 +229,37 @@ class Front:
         """The message index of the last turn's prompt (for /rewind)."""
         return self._agent.last_prompt_index
 
-    def clear(self) -> None:
-        """Start a new conversation (``/clear``, ``/new``); grants and tools stay."""
-        self._agent.reset()
+    def clear(self) -> SetAside:
+        """Start a new conversation (``/clear``, ``/new``); grants and tools stay.
 
-    def restore_messages(self, messages: list[Message]) -> None:
-        """Put ``messages`` back as the conversation (``/undo-clear``)."""
-        self._agent.conversation.restore(list(messages))
+        A conversation with messages stays a session of its own (its file as it was, in
+        ``--resume``); the new one gets a new session, whose file appears with its first turn.
+        Returns what was set aside, for ``undo_clear``.
+        """
+        from agent_tui.agent import resume
+
+        agent = self._agent
+        aside = SetAside(list(agent.conversation.messages), agent.recorder)
+        agent.reset()
+        if aside.messages and agent.recorder is not None:
+            resume.start_new(agent, resume.store_for(agent))
+        return aside
+
+    def saved_session_id(self) -> str | None:
+        """This conversation's session id once its file exists (None before the first turn)."""
+        return _saved_id(self._agent.recorder)
+
+    def undo_clear(self, aside: SetAside) -> SetAside:
+        """Swap ``aside`` (from ``clear``) back in: its messages, and its session's file for what
+        follows; returns the conversation it replaced, so undoing is itself undoable."""
+        from agent_tui.agent import resume
+
+        agent = self._agent
+        current = SetAside(list(agent.conversation.messages), agent.recorder)
+        if aside.session is not None:
+            resume.switch_recorder(agent, aside.session)
+        agent.conversation.messages[:] = aside.messages
+        return current
 
     def rewind(self, index: int) -> None:
         """Drop the conversation from message ``index`` on (``/rewind``), telling listeners."""

@@ -278,6 +278,14 @@ class AgentApp(App[int]):
     async def _plan_answered(self, event: PlanOffer.Answered) -> None:
         await self.mode_flow.answered(event.answer)
 
+    @on(PlanOffer.TypedOver)
+    def _typed_over_plan(self) -> None:
+        self.mode_flow.typed_over()
+
+    @on(PlanOffer.Pasted)
+    def _pasted_over_plan(self, event: PlanOffer.Pasted) -> None:
+        self.mode_flow.pasted_over_offer(event.text)
+
     @on(PromptInput.TakeQueued)
     def _take_queued(self) -> None:
         text = self.queue_flow.take_last()
@@ -290,15 +298,22 @@ class AgentApp(App[int]):
             self.mode_flow.turn_ended(event.state, len(self.queue_flow.queued))
 
     async def submit_queued(self, text: str) -> None:
-        """Send a queued message, unless another turn started meanwhile (then queue it again)."""
+        """Send a queued message, unless another turn started meanwhile (then queue it again).
+        It does not scroll: the person may have scrolled up to read since they queued it."""
         if self.busy:
             self.queue_flow.requeue(text)
             return
-        await self.submit(text)
+        await self.submit(text, follow=False)
 
-    async def submit(self, text: str) -> None:
+    async def submit(self, text: str, *, follow: bool = True) -> None:
         """Show ``text`` and send it through the core's front door: ``!command``, a slash
-        command or a prompt (the core tells them apart and runs each once)."""
+        command or a prompt (the core tells them apart and runs each once).
+
+        ``follow``: the transcript scrolls to its end and stays there as the answer comes (what
+        the person just caused is in view, even after paging up; scrolling up again stops it).
+        """
+        if follow:
+            self.transcript.scroll_end(animate=False)  # also re-anchors it (Textual)
         request = UserInput(text)
         if request.shell_command is not None and self.front.interactive:
             self.turn_worker = self.run_shell(request)
@@ -558,6 +573,21 @@ def run_tui(agent: Agent, *, banner: str | None = None, session: SessionStart | 
     Returns:
         The process exit code.
     """
+    from agent_tui.ui import terminal_keys
+
+    terminal_keys.install()  # Alt+Enter as the terminal sends it (ESC CR), for steering
     app = AgentApp(agent, banner=banner, session=session)
     result = app.run()
+    hint = resume_hint(app)
+    if hint:
+        print(hint)  # after the app left the alternate screen: it stays in the shell, as Codex's
     return result if isinstance(result, int) else 0
+
+
+def resume_hint(app: AgentApp) -> str:
+    """``To continue this session: agent-tui --resume ID``, for the session saved last (the one a
+    /clear set aside when the new one has no turn yet); empty when nothing was saved."""
+    saved = app.clear_flow.saved
+    aside = saved.conversation.saved_id if saved is not None else None
+    session = app.front.saved_session_id() or aside
+    return f"To continue this session: agent-tui --resume {session}" if session else ""

@@ -1,9 +1,12 @@
-"""/clear and /new ask before wiping a conversation, and /undo-clear brings it back.
+"""/clear and /new ask before wiping a conversation, start a new session, and /undo-clear brings
+the old one back.
 
 Claude Code's /clear neither asks nor offers a way back; one stray Enter then loses an hour's
-context. Here a conversation with messages is cleared only after a yes, and the cleared messages
-and transcript entries are kept for the session: /undo-clear swaps them with the current ones, so
-undoing is itself undoable and nothing is ever dropped.
+context. Here a conversation with messages is cleared only after a yes, and it stays a session of
+its own: its file is left as it was (``--resume ID`` and ``/resume`` list it) and the conversation
+goes on in a new session, whose file appears with its first turn. Within the run, /undo-clear swaps
+the two back (messages, transcript and session file), so undoing is itself undoable and nothing is
+ever dropped. After a restart there is nothing to swap with: the cleared session is in /resume.
 """
 
 from __future__ import annotations
@@ -14,19 +17,20 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from agent_tui.conversation import Message
 from agent_tui.plural import plural
 from agent_tui.ui.widgets.notes import Note
 
 if TYPE_CHECKING:
+    from agent_tui.front.door import SetAside
     from agent_tui.ui.app import AgentApp
 
 
 @dataclass
 class SavedConversation:
-    """A cleared conversation: the agent's messages and the transcript's entries (as records)."""
+    """A cleared conversation: what the core set aside (messages, session) and the transcript's
+    entries (as records)."""
 
-    messages: list[Message]
+    conversation: SetAside
     entries: list[Callable[[], Widget]]
 
 
@@ -37,9 +41,6 @@ class ClearFlow:
         self.app = app
         self.saved: SavedConversation | None = None
 
-    def _take(self) -> SavedConversation:
-        return SavedConversation(self.app.front.messages, self.app.transcript.records())
-
     async def clear(self) -> None:
         """Ask (when there are messages), then clear; run inside a worker (it awaits a dialog)."""
         from agent_tui.ui.screens.confirm_clear import ConfirmClearScreen
@@ -49,22 +50,27 @@ class ClearFlow:
         if count and not await app.push_screen_wait(ConfirmClearScreen(count)):
             await app.transcript.add(Note("Kept the conversation."))
             return
+        entries = app.transcript.records()
+        aside = app.front.clear()
         if count:
-            self.saved = self._take()
-        app.front.clear()
+            self.saved = SavedConversation(aside, entries)
         await app.transcript.clear()
         if count:
             text = f"Cleared {plural(count, 'message')} — /undo-clear brings them back."
+            if (session := aside.session_id) is not None:
+                text += f" They stay in session {session} (/resume, agent-tui --resume {session})."
             await app.transcript.add(Note(text))
 
     async def undo(self) -> None:
-        """Swap the last cleared conversation with the current one."""
+        """Swap the last cleared conversation (and its session) with the current one."""
         app = self.app
         if self.saved is None:
-            await app.transcript.add(Note("Nothing to bring back: no conversation was cleared."))
+            text = "Nothing to bring back: no conversation was cleared in this run"
+            await app.transcript.add(Note(text + " (an earlier one is in /resume)."))
             return
-        saved, current = self.saved, self._take()
-        self.saved = current if current.messages else None
-        app.front.restore_messages(saved.messages)
+        saved, entries = self.saved, app.transcript.records()
+        current = app.front.undo_clear(saved.conversation)
+        self.saved = SavedConversation(current, entries) if current.messages else None
         await app.transcript.restore(saved.entries)
-        await app.transcript.add(Note(f"Brought back {plural(len(saved.messages), 'message')}."))
+        count = len(saved.conversation.messages)
+        await app.transcript.add(Note(f"Brought back {plural(count, 'message')}."))

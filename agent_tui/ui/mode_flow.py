@@ -16,6 +16,7 @@ from textual.worker import WorkerState
 
 from agent_tui import events as ev
 from agent_tui.modes import Mode
+from agent_tui.ui.prompt_focus import focus_now
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import Note
 from agent_tui.ui.widgets.plan_offer import KEEP_PLANNING, PlanOffer
@@ -46,7 +47,7 @@ class ModeFlow:
         """Put the prompt back in the offer's place (focused); await the result to be sure the
         offer is gone."""
         self.app.query_one(Composer).display = True
-        self.app.prompt_input.focus()
+        focus_now(self.app.prompt_input)  # the keys typed on go to it, not to the leaving offer
         return self.app.query(PlanOffer).remove()
 
     def typed_over_offer(self, event: events.Key) -> None:
@@ -61,6 +62,17 @@ class ModeFlow:
         they came before the offer took keys (``key_guard``)."""
         if self.offered and character and character.isprintable():
             self._close_offer()
+
+    def typed_over(self) -> None:
+        """Text typed over the offer reached the prompt (``PlanOffer.TypedOver``): it goes."""
+        if self.offered:
+            self._close_offer()
+
+    def pasted_over_offer(self, text: str) -> None:
+        """A paste with the offer up: as typing, it says what to change; it goes to the prompt."""
+        if self.offered and text:
+            self._close_offer()
+            self.app.prompt_input.paste(text)
 
     def turn_finished(self, finished: ev.TurnFinished | None) -> None:
         """Called as a turn's worker ends: did it end with a plan?"""
@@ -79,7 +91,8 @@ class ModeFlow:
         if planned and state == WorkerState.SUCCESS and not queued and not self.offered:
             composer = self.app.query_one(Composer)
             composer.display = False  # what is typed meanwhile waits in it, untouched
-            self.app.mount(PlanOffer(self.app.front.mode_before_plan), before=composer)
+            offer = PlanOffer(self.app.front.mode_before_plan, self.app.prompt_input)
+            self.app.mount(offer, before=composer)
 
     @property
     def offered(self) -> bool:

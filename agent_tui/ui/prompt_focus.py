@@ -7,6 +7,12 @@ on a card's details toggle, Enter on a button) is left to that binding.
 
 ``put_back`` does the same for the keys a question held while the person was still typing
 (``key_guard``): its letters and Backspaces land in the prompt behind it, as if it had not opened.
+
+Focus moves with :func:`focus_now` wherever a key moves it and typing goes on: ``Widget.focus()``
+only schedules the move, after the keys already queued, and a terminal delivers what was typed
+fast or pasted without brackets in one read. Those keys went to the old focus: a card's Space
+toggle swallowed the spaces of "change step 2" typed over the plan offer, and the approval's edit
+box lost what was typed right after ``e``.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.widget import Widget
 
 if TYPE_CHECKING:
     from agent_tui.ui.app import AgentApp
@@ -29,7 +36,7 @@ def type_into_prompt(app: AgentApp, event: events.Key) -> None:
         return
     if event.key in app.active_bindings:
         return
-    prompt.focus()
+    focus_now(prompt)
     prompt.insert(event.character)
     event.stop()
     event.prevent_default()
@@ -43,3 +50,8 @@ def put_back(app: AgentApp, key: str, character: str | None) -> None:
         prompt.insert(character)
     elif key == "backspace":
         prompt.action_delete_left()
+
+
+def focus_now(widget: Widget) -> None:
+    """Focus ``widget`` before the next queued key is handled (see the module docstring)."""
+    widget.screen.set_focus(widget)

@@ -41,3 +41,16 @@ async def send(pilot: Pilot[object], text: str) -> None:
     prompt.focus()
     await pilot.pause()
     await pilot.press("enter")
+
+
+async def terminal_sends(pilot: Pilot[object], data: str) -> None:
+    """Deliver ``data`` as the terminal would in one read: parsed by the app's parser
+    (``ui/terminal_keys.KeyParser``) and every event posted before the app handles the first,
+    as the driver's input thread does. ``pilot.press`` waits after each key, which hid the bugs
+    of keys typed fast (issue 23 §9)."""
+    from agent_tui.ui.terminal_keys import KeyParser
+
+    parser = KeyParser()
+    for event in [*parser.feed(data), *parser.feed("")]:
+        pilot.app.post_message(event)
+    await pilot.pause()

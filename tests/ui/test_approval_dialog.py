@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button
+from textual.widgets import Button, Input, TextArea
 
 from agent_tui.approvals.types import Scope
 from agent_tui.ui.app import AgentApp
 from tests.ui.app_helpers import running_app, send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import wait_idle
+from tests.ui.helpers import terminal_sends, wait_idle, wait_until
 from tests.ui.screen_text import region_text, screen_lines, terminal_output
 
 SMALL, LARGE = (80, 24), (120, 40)
@@ -169,3 +169,30 @@ async def test_the_dialog_diff_is_coloured_as_on_the_card(make_agent: MakeAgent)
         assert shown.style is not None and on_card.style is not None
         assert shown.style.color == on_card.style.color  # tool_card.coloured_diff's green
         await deny(pilot)
+
+
+@pytest.mark.parametrize("key", ["e", "n"], ids=["edit", "deny-reason"])
+async def test_keys_typed_fast_after_e_or_n_go_into_the_field_in_order(
+    make_agent: MakeAgent, key: str
+) -> None:
+    """Issue 23 §9: typed in one read with e (or n), the keys after it were lost or reordered:
+    the field took the focus only after the keys already queued for the dialog."""
+    h = make_agent([{"tool_calls": [terminal_call("echo hi")]}, {"text": "ok"}], builtin=True)
+    typed = "a quick brown fox 2"  # a = always allow, y = once, w, s, n: answers if taken
+    async with running_app(h.agent, size=SMALL) as (app, pilot):
+        await open_dialog(app, pilot)
+        await terminal_sends(pilot, key + typed)
+        if key == "e":
+            editor = app.screen.query_one("#editor", TextArea)
+            await wait_until(pilot, lambda: app.focused is editor, "the editor's focus")
+            assert editor.text.startswith(typed + "{")  # in order, before the JSON
+            await pilot.press("escape", "n", "enter")  # back, deny, no reason
+        else:
+            reason = app.screen.query_one("#reason", Input)
+            await wait_until(pilot, lambda: app.focused is reason, "the reason's focus")
+            assert reason.value == typed
+            await pilot.press("enter")
+        await wait_idle(pilot)
+    assert h.agent.deps.approvals.grants.grants() == []  # no letter answered the dialog
+    result = str(h.agent.conversation.messages[-2].to_dict())
+    assert "declined" in result and (typed in result) == (key == "n")  # the reason, whole

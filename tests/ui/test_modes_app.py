@@ -22,7 +22,7 @@ from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.fakes.llm_server import FakeLLM
 from tests.ui.app_helpers import fake_anthropic_config
-from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+from tests.ui.helpers import send, terminal_sends, wait_idle, wait_screen, wait_until
 
 
 def make_app(
@@ -240,3 +240,33 @@ async def test_no_plan_offer_after_a_turn_that_did_not_end_with_a_plan(
         assert len(fake_llm.requests) == 1
         assert not app.query(PlanOffer) and app.query_one(Composer).display
         assert app.prompt_input.has_focus
+
+
+def plan_with_a_card() -> list[dict[str, Any]]:
+    """A plan turn that reads a file first: its card has a Space toggle that took the spaces."""
+    read = {"tool_calls": [{"id": "r1", "name": "read_file", "input": {"path": "app.py"}}]}
+    return [read, {"text": "PLAN A"}, {"text": "PLAN B"}]
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["change step 2 please", "\x1b[200~change step 2 please\x1b[201~"],
+    ids=["typed-fast", "bracketed-paste"],
+)
+async def test_text_typed_fast_or_pasted_over_the_offer_reaches_the_prompt_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM, data: str
+) -> None:
+    """Issue 23 §9: typed fast, the spaces went to a card's toggle ("changestep2please"), and a
+    "2" could have carried the plan out; a bracketed paste was ignored."""
+    fake_llm.set_script(plan_with_a_card())
+    app = make_app(tmp_path, monkeypatch, fake_llm, Mode.PLAN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await plan_until_offered(pilot, app)
+        await terminal_sends(pilot, data)
+        await wait_until(pilot, lambda: not app.query(PlanOffer), "the offer to go")
+        assert app.prompt_input.text == "change step 2 please" and app.prompt_input.has_focus
+        assert app.front.mode is Mode.PLAN  # "2" carried nothing out
+        assert not any(card.details_open for card in app.query(ToolCard))  # no Space reached it
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.query(PlanOffer), "the next plan's offer")
+        assert texts(fake_llm.requests[-1]["messages"][-1]) == ["change step 2 please"]

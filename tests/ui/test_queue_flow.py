@@ -75,8 +75,9 @@ async def test_up_on_an_empty_prompt_takes_the_queued_message_back(
         assert len(fake_llm.requests) == 1  # the removed message was never sent
 
 
+@pytest.mark.parametrize("key", ["alt+enter", "ctrl+s"])  # Ctrl+S: the fallback (issue 23 §8)
 async def test_alt_enter_steers_after_the_tool_results(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM, key: str
 ) -> None:
     read = {"tool_calls": [{"id": "c1", "name": "read_file", "input": {"path": "notes.txt"}}]}
     fake_llm.set_script([read, {"text": "En français."}])
@@ -88,7 +89,7 @@ async def test_alt_enter_steers_after_the_tool_results(
         assert app.prompt_input.check_action("steer", ()) is True  # in the footer now
         prompt = app.query_one(PromptInput)
         prompt.load_text("answer in French")
-        await pilot.press("alt+enter")
+        await pilot.press(key)
         await pilot.pause()
         fake_llm.release.set()
         await wait_idle(pilot)

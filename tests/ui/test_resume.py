@@ -9,6 +9,9 @@ from pathlib import Path
 from textual.widgets import Input, OptionList
 
 from agent_tui.agent.resume import attach_app
+from agent_tui.paths import state_dir
+from agent_tui.sessions import SessionStore, load
+from agent_tui.ui.app import resume_hint
 from agent_tui.ui.widgets.assistant import AssistantMessage
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard
@@ -235,26 +238,67 @@ async def test_a_title_is_shown_as_typed_never_as_markup_or_control_codes(
         assert "\x1b" not in label and "␛[2J" in label
 
 
-async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: MakeAgent) -> None:
-    import json
-
+async def test_clear_starts_a_new_session_and_the_old_one_stays_resumable(
+    make_agent: MakeAgent,
+) -> None:
+    """Issue 23 §6: /clear kept the same file (a rewind to 0 in it), so after a restart the old
+    conversation was gone. Now it stays a session of its own, named in the clear's note."""
     h = make_agent([{"text": "before"}, {"text": "after"}])
     start = attach_app(h.agent, cont=False, resume_id=None)
     async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, "old topic")
         await wait_idle(pilot)
-        await send_clear(pilot, "y")
         assert h.agent.recorder is not None
-        path = h.agent.recorder.writer.path
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-        # The command's own events (as -p writes them) may follow; the rewind is already there.
-        last = [line for line in lines if line["type"] != "event"][-1]
-        assert last == {"type": "rewind", "to": 0}  # saved before any further turn
+        old = h.agent.recorder.session_id
+        old_file = h.agent.recorder.writer.path.read_text()
+        await send_clear(pilot, "y")
+        assert h.agent.recorder.session_id != old
+        assert any(f"agent-tui --resume {old}" in str(n.render()) for n in app.query(Note))
+        # Quitting now (the new session has no file yet) would name the cleared one.
+        assert resume_hint(app) == f"To continue this session: agent-tui --resume {old}"
         await send(pilot, "new topic")
         await wait_idle(pilot)
+        new = h.agent.recorder.session_id
+        assert resume_hint(app) == f"To continue this session: agent-tui --resume {new}"
+    store = SessionStore(state_dir(), h.workspace)
+    old_info, new_info = store.get(old), store.get(new)
+    assert old_info is not None and new_info is not None
+    assert old_info.path.read_text().startswith(old_file)  # only the clear's events follow
+    assert '"rewind"' not in old_info.path.read_text()
+    assert [m.text for m in load(old_info.path).conversation.messages] == ["old topic", "before"]
     again = make_agent([])
-    start = attach_app(again.agent, cont=True, resume_id=None)
+    start = attach_app(again.agent, cont=False, resume_id=old)
     async with running_app(again.agent, session=start) as (app, pilot):
         await pilot.pause()
-        assert [m.text for m in again.agent.conversation.messages] == ["new topic", "after"]
-        assert [u.text for u in app.query(UserMessage)] == ["new topic"]
+        assert [m.text for m in again.agent.conversation.messages] == ["old topic", "before"]
+        assert [u.text for u in app.query(UserMessage)] == ["old topic"]
+    latest = make_agent([])
+    start = attach_app(latest.agent, cont=True, resume_id=None)
+    assert [m.text for m in latest.agent.conversation.messages] == ["new topic", "after"]
+
+
+async def test_undo_clear_brings_back_the_old_session_and_appends_to_its_file(
+    make_agent: MakeAgent,
+) -> None:
+    h = make_agent([{"text": "before"}, {"text": "after"}, {"text": "back again"}])
+    start = attach_app(h.agent, cont=False, resume_id=None)
+    async with running_app(h.agent, session=start) as (app, pilot):
+        await send(pilot, "old topic")
+        await wait_idle(pilot)
+        assert h.agent.recorder is not None
+        old = h.agent.recorder.session_id
+        await send_clear(pilot, "y")
+        await send(pilot, "new topic")
+        await wait_idle(pilot)
+        new = h.agent.recorder.session_id
+        await send(pilot, "/undo-clear")
+        await wait_idle(pilot)
+        assert h.agent.recorder.session_id == old
+        assert [u.text for u in app.query(UserMessage)][:1] == ["old topic"]
+        await send(pilot, "more on the old topic")
+        await wait_idle(pilot)
+    store = SessionStore(state_dir(), h.workspace)
+    old_path, new_path = store.path_for(old), store.path_for(new)
+    texts = [m.text for m in load(old_path).conversation.messages]
+    assert texts == ["old topic", "before", "more on the old topic", "back again"]
+    assert [m.text for m in load(new_path).conversation.messages] == ["new topic", "after"]

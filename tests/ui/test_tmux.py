@@ -69,3 +69,31 @@ def test_tmux_typing_across_the_dialog_opening_grants_nothing() -> None:
     proc = run_tmux_script("tmux_dialog_check.sh")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux dialog check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
+def test_tmux_steering_keys_arrive_as_sent_by_xterm_tmux_and_kitty(size: tuple[str, str]) -> None:
+    """ESC CR (Alt+Enter in xterm, tmux, VS Code), CSI 27;3;13~ (modifyOtherKeys) and Ctrl+S
+    steer a running turn; the model gets each after the tool results (issue 23 §8)."""
+    proc = run_tmux_script("tmux_keys_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux keys check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
+def test_tmux_text_typed_fast_or_pasted_arrives_whole(size: tuple[str, str]) -> None:
+    """Over the plan offer, typed in one write and as a bracketed paste; in the approval's edit
+    box right after e (issue 23 §9)."""
+    proc = run_tmux_script("tmux_typing_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux typing check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
+def test_tmux_clear_starts_a_session_and_quitting_names_it(size: tuple[str, str]) -> None:
+    """/clear starts a second session file, quitting prints `agent-tui --resume ID`, the cleared
+    session resumes by its id (issue 23 §6); a prompt sent after paging up is answered in view
+    (§7)."""
+    proc = run_tmux_script("tmux_session_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux session check: OK" in proc.stdout

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -34,7 +34,8 @@ from agent_tui.front.types import (
     input_problem,
 )
 from agent_tui.text_safety import one_line, visible
-from agent_tui.ui.key_guard import GuardedModal, guard_notice
+from agent_tui.ui.key_guard import GuardedModal, guard_notice, hold_unless_armed
+from agent_tui.ui.key_handover import KeyHandover
 from agent_tui.ui.screens.approval_body import block_widgets, parts_text
 
 PATTERN_TOOLS = {"run_in_terminal", "fetch_webpage", NETWORK_GRANT, OUTSIDE_GRANT}
@@ -70,6 +71,9 @@ def confirmation_markdown(event: ApprovalRequested) -> str:
         return confirmation.message
     body = json.dumps(event.input, indent=2, ensure_ascii=False)
     return f"{event.prepared.invocation_message}\n\n```json\n{body}\n```"
+
+
+FIELD_KEYS = {"e": "edit", "n": "deny"}  # keys that open a text field (the bindings' keys)
 
 
 class ApprovalScreen(GuardedModal[Decision]):
@@ -109,6 +113,7 @@ class ApprovalScreen(GuardedModal[Decision]):
         self.parts = parts
         self.mode = "choose"  # choose | reason | edit
         self.narrow = False  # s / w / a grant the exact command instead of the suggestion
+        self.handover: KeyHandover | None = None  # keys typed right after e / n: for the field
 
     def compose(self) -> ComposeResult:
         event = self.event
@@ -136,17 +141,36 @@ class ApprovalScreen(GuardedModal[Decision]):
                         yield Button(f"{key} {label}", id=button_id, variant=variant, compact=True)
                 with Vertical(id="reason-box"):
                     yield Label("Why? (optional, sent to the model) — Enter to deny, Esc to skip")
-                    yield Input(placeholder="reason", id="reason")
+                    # Not select_on_focus: keys typed before the focus came are kept (key_handover).
+                    yield Input(placeholder="reason", id="reason", select_on_focus=False)
                 with Vertical(id="edit-box"):
                     yield Label("Edit the input (JSON) — Ctrl+S to allow, Esc to go back")
                     yield TextArea(json.dumps(event.input, indent=2), id="editor", soft_wrap=True)
                     yield Static("", id="edit-error", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        # e and n open a text field: run here, in the order typed, so that the keys typed right
+        # after them go into the field (key_handover), not to the bindings.
+        if self.handover is not None and self.handover.take(event):
+            return
+        if hold_unless_armed(self, self.key_guard, event):
+            return
+        action = FIELD_KEYS.get(event.key)
+        if action and self.mode == "choose" and self.check_action(action, ()):
+            event.stop()
+            event.prevent_default()
+            self.action_edit() if action == "edit" else self.action_deny()
+
+    def on_idle(self) -> None:
+        if self.handover is not None:
+            self.handover.idle()
 
     def action_scroll_body(self, lines: int) -> None:
         self.query_one("#message", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def _set_mode(self, mode: str) -> None:
         self.mode = mode
+        self.handover = None  # a field's keys end with its mode
         self.set_class(mode == "reason", "-reason")
         self.set_class(mode == "edit", "-edit")
 
@@ -176,11 +200,11 @@ class ApprovalScreen(GuardedModal[Decision]):
 
     def action_deny(self) -> None:
         self._set_mode("reason")
-        self.query_one("#reason", Input).focus()
+        self.handover = KeyHandover(self.query_one("#reason", Input))
 
     def action_edit(self) -> None:
         self._set_mode("edit")
-        self.query_one("#editor", TextArea).focus()
+        self.handover = KeyHandover(self.query_one("#editor", TextArea))
 
     def action_escape(self) -> None:
         if self.mode == "edit":

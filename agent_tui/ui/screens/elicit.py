@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 from agent_tui.front.types import ElicitAnswer
 from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.key_guard import GuardedModal, guard_notice
+from agent_tui.ui.prompt_focus import focus_now
 from agent_tui.ui.widgets.elicit_fields import FieldSpec, check_choices, coerce_text
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
@@ -132,7 +133,7 @@ class ElicitScreen(GuardedModal[ElicitAnswer]):
 
     def keys_armed(self) -> None:
         if self.fields:  # not the scroll container: typing goes straight into the first field
-            self.query_one("#field-0").focus()
+            focus_now(self.query_one("#field-0"))
 
     def collect(self) -> tuple[dict[str, Any], int]:
         """The form's content and how many fields have a problem (shown under each field)."""

@@ -24,6 +24,7 @@ KEYS = (
     ("Typing", "always goes to the prompt, even after a click in the transcript or Tab"),
     ("Enter during a turn", "queue the message; it is sent when the turn ends"),
     ("Alt+Enter during a turn", "steer: the model reads it after the current tool results"),
+    ("Ctrl+S", "the same where Alt+Enter does not arrive (and sends when idle)"),
     ("Up on an empty prompt", "take the last queued message back to edit or clear"),
     ("Esc", "cancel the running turn (queued messages come back to the prompt)"),
     ("Esc Esc", "on an empty prompt: bring back the previous prompt to edit"),

@@ -15,6 +15,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from agent_tui.front.types import InputSpec
 from agent_tui.text_safety import one_line, visible
 from agent_tui.ui.key_guard import GuardedModal, guard_notice
+from agent_tui.ui.prompt_focus import focus_now
 
 
 class McpInputScreen(GuardedModal[str]):
@@ -65,7 +66,7 @@ class McpInputScreen(GuardedModal[str]):
             )
 
     def keys_armed(self) -> None:
-        self.query_one("#value").focus()
+        focus_now(self.query_one("#value"))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -6,7 +6,8 @@ above stays in sight and scrolls (PageUp/PageDown) while the choice waits.
 
 It opens as a turn ends, maybe while the person is typing: its keys (1 would carry the plan out,
 Enter picks the highlighted choice) wait for a pause in typing; the keys before go to the prompt
-(``key_guard``).
+(``key_guard``). Text typed or pasted over it says what to change: the offer goes and the text lands
+in the prompt (``ModeFlow``), a paste whole (:class:`PlanOffer.Pasted`).
 """
 
 from __future__ import annotations
@@ -16,17 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from agent_tui.modes import Mode
-from agent_tui.ui.key_guard import (
-    KeyGuard,
-    guard_css,
-    guard_notice,
-    hold_unless_armed,
-    watch_arming,
-)
+from agent_tui.ui.key_guard import KeyGuard, guard_css, guard_notice, watch_arming
+from agent_tui.ui.key_handover import KeyHandover
 from agent_tui.ui.terminal_tail import app_clock
 
 KEEP_PLANNING = "keep"
@@ -61,9 +58,39 @@ class PlanChoices(OptionList):
     ]
 
     key_guard: KeyGuard  # set by PlanOffer when it is shown
+    typing_to: Widget  # the prompt: what is typed over the offer goes there (set by PlanOffer)
+    OWN_KEYS = frozenset({"1", "2", "3"})
+
+    def __init__(self, *options: Option) -> None:
+        super().__init__(*options)
+        self.handover: KeyHandover | None = None  # text typed over the offer: it is leaving
 
     def on_key(self, event: events.Key) -> None:
-        hold_unless_armed(self, self.key_guard, event)
+        # Keys come here in the order typed (this has the focus); the bindings (1–3, Enter) only
+        # run when the key bubbles up to the app, so keys for the prompt are taken here.
+        if self.handover is None and self._typed_for_prompt(event):
+            self.handover = KeyHandover(self.typing_to, self._typed_over)
+        if self.handover is not None:
+            self.handover.take(event)
+
+    def _typed_for_prompt(self, event: events.Key) -> bool:
+        """Text typed over the offer; before it takes keys (``key_guard``), any text or
+        Backspace, and any other key is dropped rather than answering."""
+        text = event.is_printable and bool(event.character)
+        if not self.key_guard.key_pressed():
+            if text or event.key == "backspace":
+                return True
+            event.stop()
+            event.prevent_default()
+            return False
+        return text and event.key not in self.OWN_KEYS
+
+    def on_idle(self) -> None:
+        if self.handover is not None:
+            self.handover.idle()
+
+    def _typed_over(self) -> None:
+        self.post_message(PlanOffer.TypedOver())
 
     def action_pick(self, index: int) -> None:
         self.highlighted = index
@@ -90,9 +117,20 @@ class PlanOffer(Vertical):
             super().__init__()
             self.answer = answer
 
-    def __init__(self, before_plan: Mode) -> None:
+    class TypedOver(Message):
+        """Text was typed over the offer (it is in the prompt, which has the focus): close it."""
+
+    class Pasted(Message):
+        """Text pasted over the offer (which has nothing to paste into): it is for the prompt."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, before_plan: Mode, typing_to: Widget) -> None:
         super().__init__()
         self.answers = choices(before_plan)
+        self.typing_to = typing_to
 
     def compose(self) -> ComposeResult:
         yield Label("The plan is ready. Carry it out?", id="question")
@@ -109,9 +147,14 @@ class PlanOffer(Vertical):
     def on_mount(self) -> None:
         choices = self.query_one(PlanChoices)
         choices.key_guard = KeyGuard(app_clock(self))
+        choices.typing_to = self.typing_to
         watch_arming(self, choices.key_guard)
         choices.highlighted = 0
         choices.focus()
+
+    def on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        self.post_message(self.Pasted(event.text))
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

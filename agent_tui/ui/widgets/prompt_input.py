@@ -13,7 +13,9 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 NEWLINE_KEYS = {"shift+enter", "ctrl+j", "alt+enter"}  # alt+enter steers while a turn runs
-STEER_KEYS = frozenset({"alt+enter", "ctrl+enter"})  # ctrl+enter only where the terminal tells
+# Alt+Enter arrives as ESC CR in most terminals (ui/terminal_keys.py names it); Ctrl+Enter only
+# where the terminal tells it from Enter; Ctrl+S everywhere (the fallback: a terminal may keep Alt).
+STEER_KEYS = frozenset({"alt+enter", "ctrl+enter", "ctrl+s"})
 PAGE_KEYS = {"pageup": -1, "pagedown": 1}
 
 
@@ -35,7 +37,7 @@ class PromptInput(TextArea):
             self.text = text
 
     class Steered(Message):
-        """Alt+Enter (or Ctrl+Enter) while a turn runs: send the text to it now."""
+        """Alt+Enter (Ctrl+Enter, Ctrl+S) while a turn runs: send the text to it now."""
 
         def __init__(self, text: str) -> None:
             super().__init__()
@@ -85,14 +87,25 @@ class PromptInput(TextArea):
         self.has_queued = False  # set by the app while messages are queued (Up takes one back)
 
     async def _on_paste(self, event: events.Paste) -> None:
+        if self._pasted_image(event.text):
+            event.prevent_default()
+        # Otherwise Textual goes on to TextArea's own _on_paste, which inserts the text.
+
+    def _pasted_image(self, text: str) -> bool:
+        """If ``text`` is the path of an image file, attach it (``ImagePasted``); True if so."""
         from agent_tui.ui.image_paste import pasted_image_path
 
         workspace = getattr(self.app, "workspace", None)
-        path = pasted_image_path(event.text, workspace) if isinstance(workspace, Path) else None
-        if path is not None and not self.read_only:
-            event.prevent_default()
-            self.post_message(self.ImagePasted(str(path)))
-        # Otherwise Textual goes on to TextArea's own _on_paste, which inserts the text.
+        path = pasted_image_path(text, workspace) if isinstance(workspace, Path) else None
+        if path is None or self.read_only:
+            return False
+        self.post_message(self.ImagePasted(str(path)))
+        return True
+
+    def paste(self, text: str) -> None:
+        """Take ``text`` as pasted here (a paste that reached another widget first)."""
+        if not self._pasted_image(text) and not self.read_only:
+            self.replace(text, *self.selection)
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
@@ -104,6 +117,8 @@ class PromptInput(TextArea):
             self.action_submit()
         elif key in STEER_KEYS and self.steering:
             self.action_steer()
+        elif key == "ctrl+s":  # "send now": with no turn running, that is sending
+            self.action_submit()
         elif key in NEWLINE_KEYS:
             self.action_newline()
         elif key in PAGE_KEYS:
