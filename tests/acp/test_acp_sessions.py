@@ -120,3 +120,23 @@ async def test_a_prompt_carries_links_selections_and_images(
     assert "linked file" in sent  # the #file: reference was read
     assert "selected" in sent and "file:///elsewhere/sel.py" in sent
     assert '"type": "image"' in sent
+
+
+async def test_the_clients_mcp_servers_start_for_the_session(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """A stdio server passed in session/new is started; its tools are offered to the model."""
+    import sys
+
+    from acp.schema import McpServerStdio
+
+    ws = new_workspace(tmp_path)
+    fake_llm.set_script([{"text": "ok"}])
+    server = McpServerStdio(
+        name="clock", command=sys.executable, args=["-m", "mcp_server_time"], env=[]
+    )
+    async with acp_agent(ws, fake_llm, RecordingClient(), home=tmp_path) as conn:
+        session = await conn.new_session(cwd=str(ws), mcp_servers=[server])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("time?")])
+    offered = [tool["name"] for tool in fake_llm.requests[-1]["tools"]]
+    assert any("clock" in name and "time" in name for name in offered), offered
