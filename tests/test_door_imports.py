@@ -13,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 UI = ROOT / "agent_tui" / "ui"
+ACP = ROOT / "agent_tui" / "acp"  # the editors' front end (agent-tui acp) holds the same door
+FRONT_ENDS = (UI, ACP)
 
 # What a front end may import from the core, and why. An entry covers its submodules too.
 DOOR: dict[str, str] = {
@@ -29,6 +31,7 @@ DOOR: dict[str, str] = {
     "agent_tui.paths": "the state dir, where the app keeps its prompt history",
     "agent_tui.state_files": "private, atomic writes to the state dir",
     "agent_tui.safe_read": "files the app reads on its own (history, the .agentrc it quotes)",
+    "agent_tui.__version__": "the version a front end reports (ACP's agentInfo)",
 }
 # Attributes that lead past the door: the agent's parts, its recorder, the agent a Front wraps.
 PAST_THE_DOOR = {"deps", "recorder", "_agent"}
@@ -48,7 +51,8 @@ def _allowed(target: str) -> bool:
 
 
 def ui_modules() -> list[Path]:
-    return sorted(UI.rglob("*.py"))
+    """Every module of every front end that holds the door (``ui/``, ``acp/``)."""
+    return sorted(path for root in FRONT_ENDS for path in root.rglob("*.py"))
 
 
 def test_ui_imports_from_the_core_only_through_the_door() -> None:
@@ -58,7 +62,11 @@ def test_ui_imports_from_the_core_only_through_the_door() -> None:
             if not isinstance(node, (ast.Import, ast.ImportFrom)):
                 continue
             for target in _imported(node):
-                inside = target.startswith("agent_tui.") and not target.startswith("agent_tui.ui")
+                own = next(r for r in FRONT_ENDS if path.is_relative_to(r))
+                home = f"agent_tui.{own.name}"
+                inside = target.startswith("agent_tui.") and not (
+                    target == home or target.startswith(home + ".")
+                )
                 if inside and not _allowed(target):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
     assert found == [], "ui/ goes past the door:\n" + "\n".join(found)

@@ -80,6 +80,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     (
         "front ends",
         [
+            "acp",
             "headless",
             "headless_prompt",
             "headless_wait",

@@ -105,6 +105,11 @@ class Front:
         """What to show as the front end starts (see ``agent.front.startup_notices``)."""
         return startup_notices(self._agent)
 
+    def warnings(self) -> list[str]:
+        """What to tell the user once at start: --yolo, a sandbox that cannot run, the folder's
+        settings ignored because it is not trusted."""
+        return self._agent.deps.approvals.warnings()
+
     @staticmethod
     def state_notices() -> list[str]:
         """Damaged state files moved aside since the last call, one line each."""
@@ -168,6 +173,10 @@ class Front:
 
     def leave_plan(self, mode: Mode) -> None:
         self._agent.deps.approvals.modes.leave_plan(mode)
+
+    def set_mode(self, mode: Mode) -> None:
+        """Switch to ``mode`` (an editor's mode picker); it applies from the next tool call."""
+        self._agent.deps.approvals.modes.set(mode)
 
     # ---- the model --------------------------------------------------------------------------
 

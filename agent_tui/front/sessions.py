@@ -29,6 +29,14 @@ class Sessions:
         current = self.current_id
         return [i for i in store_for(self._agent).list(counts=True) if i.id != current]
 
+    def find(self, session_id: str) -> SessionInfo | None:
+        """This folder's saved session ``session_id`` (None: no such session here)."""
+        from agent_tui.agent.resume import same_workspace, store_for
+
+        store = store_for(self._agent)
+        info = store.get(session_id)
+        return info if info is not None and same_workspace(info, store) else None
+
     def switch_to(self, info: SessionInfo) -> LoadedSession:
         """Resume ``info`` in place of the current conversation; this session's "session"
         grants end with it.

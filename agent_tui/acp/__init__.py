@@ -1,0 +1,16 @@
+"""``agent-tui acp``: agent-tui as an Agent Client Protocol agent, for editors (Zed, JetBrains,
+Neovim, Toad) and headless clients (acpx).
+
+A third front end beside the app and ``-p``: it speaks JSON-RPC on stdio through the
+``agent-client-protocol`` library and reaches the core only through ``front.Front``.
+
+- ``server.py``: the protocol's agent side (initialize, sessions, prompt, cancel, modes) and the
+  stdio it runs on (stdout carries only the protocol; anything else written there goes to stderr).
+- ``session.py``: one ACP session around one ``Front``: a turn's events become ``session/update``
+  notifications, approvals become ``session/request_permission``.
+- ``updates.py``: the pure mapping of the core's events to ACP updates (kinds, titles, locations,
+  diffs, command output); ``permission.py`` the approval options and answers; ``prompt.py`` the
+  prompt's content blocks as a ``UserInput``.
+
+The ``acp`` library is imported only here, so ``-p`` never pays for it.
+"""

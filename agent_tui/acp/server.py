@@ -1,0 +1,241 @@
+"""The agent side of ACP: ``initialize``, sessions (new, load, modes), ``prompt``, ``cancel``;
+and ``run_acp``, which serves it on stdio.
+
+A session's workspace is the ``cwd`` the client sends: the CLI's ``make_front`` builds an agent
+there as ``agent-tui`` started in that folder would (its config, trust, grants, sandbox) and
+attaches a new session, which ``--resume`` then lists. MCP servers the client passes start for that
+session beside the configured ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from agent_tui import __version__
+from agent_tui.acp.session import AcpSession
+from agent_tui.errors import AgentError
+from agent_tui.modes import Mode
+
+if TYPE_CHECKING:
+    from acp.helpers import ContentBlock
+    from acp.interfaces import Client
+    from acp.schema import (
+        AuthenticateResponse,
+        InitializeResponse,
+        LoadSessionResponse,
+        NewSessionResponse,
+        PromptResponse,
+        SetSessionModeResponse,
+    )
+
+    from agent_tui.front import Front
+
+logger = logging.getLogger(__name__)
+# workspace, the config layer of the client's MCP servers -> a Front on a new session there.
+MakeFront = Callable[[Path, dict[str, Any]], "Front"]
+AUTH_METHOD = "env-api-key"
+AUTH_HELP = (
+    "agent-tui reads its API key from the environment it is started with: set ANTHROPIC_API_KEY "
+    "or OPENAI_API_KEY (or a local server's --base-url) where the editor starts agent-tui acp."
+)
+
+
+class AcpServer:
+    """What ``acp.run_agent`` calls for each request of the client."""
+
+    def __init__(self, make_front: MakeFront) -> None:
+        self._make_front = make_front
+        self._client: Client | None = None
+        self.sessions: dict[str, AcpSession] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def on_connect(self, conn: Client) -> None:
+        self._client = conn
+
+    async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
+        from acp import PROTOCOL_VERSION
+        from acp.schema import (
+            AgentCapabilities,
+            AuthMethodAgent,
+            Implementation,
+            InitializeResponse,
+            McpCapabilities,
+            PromptCapabilities,
+        )
+
+        capabilities = AgentCapabilities(
+            load_session=True,
+            prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+            mcp_capabilities=McpCapabilities(http=True),  # stdio servers need no capability
+        )
+        return InitializeResponse(
+            protocol_version=min(protocol_version, PROTOCOL_VERSION),
+            agent_capabilities=capabilities,
+            auth_methods=[AuthMethodAgent(id=AUTH_METHOD, name="API key", description=AUTH_HELP)],
+            agent_info=Implementation(name="agent-tui", title="agent-tui", version=__version__),
+        )
+
+    async def authenticate(self, method_id: str, **_: Any) -> AuthenticateResponse | None:
+        from acp.schema import AuthenticateResponse
+
+        return AuthenticateResponse()  # the key is read from the environment at session start
+
+    async def new_session(
+        self, cwd: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> NewSessionResponse:
+        from acp.schema import NewSessionResponse
+
+        session = self._open(cwd, mcp_servers)
+        self._later(session.announce())
+        return NewSessionResponse(session_id=session.id, modes=session.modes())
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> LoadSessionResponse | None:
+        from acp import RequestError
+        from acp.schema import LoadSessionResponse
+
+        session = self._open(cwd, mcp_servers, replacing=session_id)
+        info = session.front.sessions.find(session_id)
+        if info is None:
+            await self._drop(session)
+            raise RequestError.resource_not_found(session_id)
+        try:
+            loaded = session.front.sessions.switch_to(info)
+        except (OSError, AgentError) as exc:
+            await self._drop(session)
+            raise RequestError.internal_error({"reason": str(exc)}) from None
+        session.id = session_id
+        self.sessions[session_id] = session
+        await session.replay(loaded)  # before the answer, as the protocol asks
+        self._later(session.announce())
+        return LoadSessionResponse(modes=session.modes())
+
+    async def set_session_mode(
+        self, mode_id: str, session_id: str, **_: Any
+    ) -> SetSessionModeResponse | None:
+        from acp import RequestError
+        from acp.schema import SetSessionModeResponse
+
+        try:
+            mode = Mode(mode_id)
+        except ValueError:
+            raise RequestError.invalid_params({"modeId": mode_id}) from None
+        await self._session(session_id).set_mode(mode)
+        return SetSessionModeResponse()
+
+    async def prompt(self, prompt: list[ContentBlock], session_id: str, **_: Any) -> PromptResponse:
+        return await self._session(session_id).prompt(prompt)
+
+    async def cancel(self, session_id: str, **_: Any) -> None:
+        session = self.sessions.get(session_id)
+        if session is not None:
+            session.cancel()
+
+    async def aclose(self) -> None:
+        for session in list(self.sessions.values()):
+            await self._drop(session)
+
+    # ---- helpers --------------------------------------------------------------------------------
+
+    def _open(self, cwd: str, servers: list[Any] | None, replacing: str = "") -> AcpSession:
+        """A session on a new Front in ``cwd``, started (its MCP servers begin connecting)."""
+        from acp import RequestError
+
+        from agent_tui.acp.mcp_servers import config_layer
+
+        workspace = Path(cwd)
+        if not workspace.is_absolute() or not workspace.is_dir():
+            raise RequestError.invalid_params({"cwd": "must be an absolute path to a folder"})
+        if replacing in self.sessions:  # loading a session this connection has open
+            self._later(self._drop(self.sessions.pop(replacing)))
+        assert self._client is not None
+        try:
+            front = self._make_front(workspace.resolve(), config_layer(servers or []))
+        except AgentError as exc:  # no key, a broken config: the client shows the message
+            raise RequestError.invalid_request({"reason": str(exc)}) from None
+        front.start()
+        session = AcpSession(front, self._client)
+        self.sessions[session.id] = session
+        return session
+
+    def _session(self, session_id: str) -> AcpSession:
+        from acp import RequestError
+
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise RequestError.invalid_params({"sessionId": "no such session"})
+        return session
+
+    async def _drop(self, session: AcpSession) -> None:
+        session.cancel()
+        self.sessions.pop(session.id, None)
+        await session.front.aclose()
+
+    def _later(self, work: Any) -> None:
+        """Run ``work`` after this request's answer is sent (updates about a session the client
+        does not know yet would be dropped)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def run_acp(make_front: MakeFront) -> int:
+    """Serve ACP on stdin/stdout until the client closes stdin; returns the exit code."""
+    protocol_out = _protocol_stdout()
+    server = AcpServer(make_front)
+
+    async def main() -> None:
+        from acp import Agent, run_agent
+
+        reader, writer = await _stdio_streams(protocol_out)
+        try:
+            # The methods left out (session/list, fork, resume…) answer "method not found":
+            # the library's router looks each one up on the object.
+            await run_agent(cast(Agent, server), writer, reader)
+        finally:
+            await server.aclose()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _protocol_stdout() -> int:
+    """A private copy of stdout for the protocol; fd 1 (and ``sys.stdout``) then point to stderr,
+    so nothing else — a child process, a stray print — can corrupt the JSON-RPC stream."""
+    sys.stdout.flush()
+    protocol_out = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return protocol_out
+
+
+async def _stdio_streams(
+    protocol_out: int,
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
+
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=DEFAULT_STDIO_BUFFER_LIMIT_BYTES)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    out = os.fdopen(protocol_out, "wb", buffering=0)
+    transport, protocol = await loop.connect_write_pipe(_WriteProtocol, out)
+    return reader, asyncio.StreamWriter(transport, protocol, None, loop)
+
+
+class _WriteProtocol(asyncio.streams.FlowControlMixin):
+    """Flow control for the protocol's pipe (``drain`` waits while the client reads slowly)."""
+
+    def _get_close_waiter(self, stream: asyncio.StreamWriter) -> asyncio.Future[None]:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future.set_result(None)
+        return future
