@@ -14,7 +14,7 @@ from agent_tui.ui.widgets.notes import ErrorNote, Note, UserMessage
 from agent_tui.ui.widgets.tool_card import ToolCard
 from tests.ui.app_helpers import deny_with_reason, running_app, send_clear, send_to_approval
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import send, wait_idle, wait_screen, wait_until
+from tests.ui.helpers import send, terminal_sends, wait_idle, wait_screen, wait_until
 
 NOTE_CALL = {"id": "call_1", "name": "write_note", "input": {"path": "n.txt", "content": "hi"}}
 
@@ -593,3 +593,20 @@ async def test_at_completion_offers_participants_and_files_and_attaches_the_file
         assert "attached #file:src/loader.py" in notes
         sent = json.dumps(h.agent.conversation.to_json())
         assert "LOADER_MARKER" in sent
+
+
+async def test_enter_right_after_tab_sends_the_completed_prompt(make_agent: MakeAgent) -> None:
+    """Tab and Enter in one read (typed fast, or sent by tmux back to back): the Enter reaches
+    the prompt after the completion is taken, and sends it — it was lost, as the completion list
+    it was queued for had closed by the time it was handled."""
+    h = make_agent([{"text": "ok"}])
+    (h.workspace / "src").mkdir()
+    (h.workspace / "src" / "loader.py").write_text("LOADER_MARKER = 1\n")
+    async with running_app(h.agent) as (app, pilot):
+        await wait_until(pilot, lambda: "src/loader.py" in app.completer.files, "the file list")
+        await pilot.press(*"explain @ldr")
+        assert app.query_one("CompletionList").has_class("-shown")
+        await terminal_sends(pilot, "\t\r")
+        await wait_idle(pilot)
+        assert "LOADER_MARKER" in json.dumps(h.agent.conversation.to_json())
+        assert app.query_one("PromptInput").text == ""  # type: ignore[attr-defined]

@@ -123,6 +123,10 @@ class Composer(Vertical):
                 options.action_cursor_down()
         elif event.action == "dismiss":
             self.dismiss_offers()
+        elif event.action == "enter" and (not self._offers or options.highlighted is None):
+            # An Enter queued behind the Tab that took the offer (typed fast, or one read from
+            # the terminal): the list it was meant for is gone, so it is the prompt's Enter.
+            self.prompt.call_later(self.prompt.action_submit)
         elif event.action in ("accept", "enter") and options.highlighted is not None:
             offer = self._offers[options.highlighted]
             word = self._current_word()
