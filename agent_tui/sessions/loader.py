@@ -14,6 +14,7 @@ import json
 import logging
 import types
 import typing
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -41,6 +42,13 @@ class RewindEntry:
 
 
 @dataclass(frozen=True)
+class CompactionEntry:
+    """``messages[:upto]`` became one summary (the indexes after it moved down)."""
+
+    upto: int
+
+
+@dataclass(frozen=True)
 class RawEvent:
     """An event line not decoded yet (most are never needed: only the turns drawn are)."""
 
@@ -48,13 +56,22 @@ class RawEvent:
     raw: bytes
 
     @property
+    def kind(self) -> str:
+        """The event's type, read from the line's fixed start (writer.py writes it first)."""
+        if not self.raw.startswith(_EVENT_KIND):
+            return ""
+        end = self.raw.find(b'"', len(_EVENT_KIND))
+        return self.raw[len(_EVENT_KIND) : end].decode("ascii", "replace") if end > 0 else ""
+
+    @property
     def starts_turn(self) -> bool:
-        return _TURN_STARTED in self.raw
+        return self.raw.startswith(_TURN_STARTED)
 
 
-Entry = MessageEntry | RewindEntry | ev.Event
+Entry = MessageEntry | RewindEntry | CompactionEntry | ev.Event
 _EVENT_LINE = b'{"type":"event"'  # how writer.py starts an event line
-_TURN_STARTED = b'"event":"turn_started"'
+_EVENT_KIND = b'{"type":"event","event":"'
+_TURN_STARTED = _EVENT_KIND + b'turn_started"'
 
 
 @dataclass
@@ -70,28 +87,15 @@ class LoadedSession:
 
     header: dict[str, Any]
     conversation: Conversation
-    entries: list[MessageEntry | RewindEntry | RawEvent] = field(default_factory=list)
+    entries: list[MessageEntry | RewindEntry | CompactionEntry | RawEvent] = field(
+        default_factory=list
+    )
     skipped: int = 0
     _calls: _CallBlocks = field(default_factory=lambda: _CallBlocks())
 
     @property
     def id(self) -> str:
         return str(self.header.get("id", ""))
-
-    def turn_slices(self) -> list[tuple[int, int]]:
-        """``(start, end)`` in ``entries`` of each turn since the conversation was last cleared."""
-        entries = self.entries
-        begin = 0
-        for n, entry in enumerate(entries):
-            if isinstance(entry, RewindEntry) and entry.to == 0:
-                begin = n + 1
-        starts = [
-            n
-            for n in range(begin, len(entries))
-            if isinstance(entries[n], RawEvent) and entries[n].starts_turn  # type: ignore[union-attr]
-        ]
-        bounds = [*starts, len(entries)]
-        return [(bounds[i], bounds[i + 1]) for i in range(len(starts))]
 
     def drawable(self, start: int = 0, end: int | None = None) -> list[Entry]:
         """``entries[start:end]`` with their events decoded.
@@ -135,19 +139,30 @@ def load(path: Path) -> LoadedSession:
     if not isinstance(header, dict) or header.get("type") != "session":
         raise SessionFileError(f"{path.name} is not a session file")
     loaded = LoadedSession(header, Conversation())
-    for number, raw in enumerate(lines[1:], start=2):
-        if not raw.strip():
-            continue
+    numbered = [(n, raw) for n, raw in enumerate(lines[1:], start=2) if raw.strip()]
+    parsed = _parse_all([raw for _, raw in numbered if not raw.startswith(_EVENT_LINE)])
+    for number, raw in numbered:
         if raw.startswith(_EVENT_LINE):
             loaded.entries.append(RawEvent(number, raw))
             continue
         try:
-            _apply(loaded, json.loads(raw), loaded._calls, number)
+            line = next(parsed) if parsed is not None else json.loads(raw)
+            _apply(loaded, line, loaded._calls, number)
         except (ValueError, KeyError, TypeError) as exc:
             loaded.skipped += 1
             if number < len(lines) - 1 or raw.endswith(b"}"):  # not just a torn last line
                 logger.warning("%s line %d skipped: %s", path.name, number, exc)
     return loaded
+
+
+def _parse_all(lines: list[bytes]) -> Iterator[Any] | None:
+    """Every line parsed in one call (a third of the time of one call per line), or None
+    when one of them is not JSON (a torn last line): then each is parsed on its own."""
+    try:
+        values = json.loads(b"[" + b",".join(lines) + b"]")
+    except ValueError:
+        return None
+    return iter(values) if isinstance(values, list) and len(values) == len(lines) else None
 
 
 def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, position: int) -> None:
@@ -163,7 +178,9 @@ def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, posi
         conversation.truncate(to)
         loaded.entries.append(RewindEntry(to))
     elif kind == "compaction":
-        conversation.compact(int(line["upto"]), str(line["summary"]))
+        upto = int(line["upto"])
+        conversation.compact(upto, str(line["summary"]))
+        loaded.entries.append(CompactionEntry(upto))
     # other types: written by a newer version; skipped
 
 

@@ -301,6 +301,17 @@ class ToolCard(Vertical):
         self.state.message = self._final_title("Cancelled")
         self._refresh_all()
 
+    def set_interrupted(self) -> None:
+        """A resumed session's call that never ended: the app was closed while it ran."""
+        self.set_finished("interrupted: the app was closed while it ran", True, None, "", 0.0)
+        self.state.message = self._final_title("Interrupted")
+        self._refresh_all()
+
+    def set_undone(self) -> None:
+        """/undo (or /rewind of the code) put back what this call changed."""
+        self.state.note = "undone"
+        self._refresh_all()
+
     def _final_title(self, outcome: str) -> str:
         """``Failed: ls -la``: how the call ended and what it was (its input's telling value)."""
         return f"{outcome}: {input_summary(self.state.input) or self.state.name}"
