@@ -60,7 +60,10 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("approvals", ["approvals"]),
-    ("events", ["events", "actions"]),  # what the core says, and what a command asks a front end to do
+    (
+        "events",
+        ["events", "actions"],
+    ),  # what the core says, and what a command asks a front end to do
     ("sandbox", ["sandbox"]),
     ("tools", ["tools"]),
     ("services", ["checkpoints", "mcp", "skills", "hooks", "sessions", "subagents.loader"]),

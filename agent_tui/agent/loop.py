@@ -204,7 +204,9 @@ class Agent:
             self.deps.checkpoints.new_run()  # its turn numbers start again
 
     def publish(self, event: ev.Event) -> None:
-        """Tell the listeners about an event that happened outside a turn."""
+        """Tell the listeners about an event that happened outside a turn, and save it: a
+        resumed session replays what /undo and /rewind did (sessions/timeline.py)."""
+        self.record(event)
         for listener in self.listeners:
             listener(event)
 

@@ -38,7 +38,8 @@ async def _undo(ctx: CommandContext, args: str) -> CommandResult:
     plan = plan_undo(records, checkpoints.workspace)
     report = apply_undo(plan, overwrite=force)
     return CommandResult(
-        message=describe(report, records), emitted=(ev.CheckpointRestored(report.files, None),)
+        message=describe(report, records),
+        emitted=(ev.CheckpointRestored(report.files, None, tuple(r.turn for r in records)),),
     )
 
 

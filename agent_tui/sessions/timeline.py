@@ -67,16 +67,7 @@ class _Walk:
 
 def turns_as_they_stand(lines: Sequence[Line]) -> list[TurnSpan]:
     """The turns to show of a session whose entries are ``lines`` (``LoadedSession.entries``)."""
-    walk = _Walk()
-    for n, line in enumerate(lines):
-        if isinstance(line, RawEvent):
-            _event(walk, n, line)
-        elif isinstance(line, MessageEntry):
-            _message(walk, line)
-        elif isinstance(line, RewindEntry):
-            _rewind(walk, line.to)
-        else:
-            _compaction(walk, line.upto)
+    walk = _walk(lines)
     for turn, following in zip(walk.turns, walk.turns[1:], strict=False):
         turn.end = following.start
     if walk.turns:
@@ -177,3 +168,27 @@ def calls_in(lines: Sequence[Line], start: int, end: int) -> int:
         for n in range(start, end)
         if isinstance(r := lines[n], RawEvent) and r.kind == "tool_call_started"
     )
+
+
+def prompts_as_typed(lines: Sequence[Line]) -> dict[int, str]:
+    """The prompt of each turn still in the conversation, as typed, by its message index."""
+    walk = _walk(lines)
+    return {
+        index: walk.turns[owner].prompt
+        for index, (_, owner) in enumerate(walk.slots)
+        if owner != NO_TURN and owner not in walk.dropped
+    }
+
+
+def _walk(lines: Sequence[Line]) -> _Walk:
+    walk = _Walk()
+    for n, line in enumerate(lines):
+        if isinstance(line, RawEvent):
+            _event(walk, n, line)
+        elif isinstance(line, MessageEntry):
+            _message(walk, line)
+        elif isinstance(line, RewindEntry):
+            _rewind(walk, line.to)
+        else:
+            _compaction(walk, line.upto)
+    return walk

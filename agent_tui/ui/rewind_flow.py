@@ -74,7 +74,8 @@ class RewindFlow:
             return
         report = await self._restore(records, force)
         if report is not None:
-            app.agent.publish(ev.CheckpointRestored(report.files, None))
+            turns = tuple(r.turn for r in records)
+            app.agent.publish(ev.CheckpointRestored(report.files, None, turns))
 
     async def _restore(
         self, records: list[TurnRecord], force: bool, *, show: bool = True
@@ -116,6 +117,7 @@ class RewindFlow:
         index, choice = picked
         text = dict(found)[index]
         files: tuple[str, ...] = ()
+        undone: tuple[int, ...] = ()
         said = "No file was changed from that prompt on."
         if choice in ("code", "both"):
             records = rewind_targets(agent, index)
@@ -124,6 +126,7 @@ class RewindFlow:
                 if report is None:
                     return  # cancelled: the conversation stays too
                 files, said = report.files, describe(report, records)
+                undone = tuple(r.turn for r in records)
         to: int | None = None
         if choice in ("conversation", "both"):
             to = index
@@ -133,7 +136,7 @@ class RewindFlow:
             app.prompt_input.focus()
         if choice in ("code", "both"):
             await app.transcript.add(MarkdownNote(said))  # after the redraw, which cuts notes
-        agent.publish(ev.CheckpointRestored(files, to))
+        agent.publish(ev.CheckpointRestored(files, to, undone))
 
     def _files_from(self, index: int) -> int:
         paths = {p for r in rewind_targets(self.app.agent, index) for p in r.files}

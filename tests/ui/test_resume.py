@@ -175,7 +175,8 @@ async def test_a_long_session_draws_its_last_turn_and_earlier_ones_as_rows_opene
         assert len(app.query(ToolCard)) == 1
         rows = list(app.query(TurnRow))
         assert [str(r.render()) for r in rows] == [
-            f"▸ question {n} · 1 call · answer {n}" for n in range(turns - 1 - ROWS_SHOWN, turns - 1)
+            f"▸ question {n} · 1 call · answer {n}"
+            for n in range(turns - 1 - ROWS_SHOWN, turns - 1)
         ]
         transcript = app.query_one(Transcript)
         assert len(transcript.hidden) == turns - 1 - ROWS_SHOWN
