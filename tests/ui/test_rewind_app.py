@@ -113,10 +113,10 @@ async def test_undo_asks_about_a_file_edited_by_hand_and_never_clobbers_it_silen
     x, y = (workspace / "x.txt").read_bytes(), (workspace / "y.txt").read_bytes()
     if answer == "k":  # keep the hand edit, undo the rest
         assert (x, y) == (b"ONE plus my edit\n", b"two\n")
-        assert published == [ev.CheckpointRestored(("y.txt",), None)]
+        assert published == [ev.CheckpointRestored(("y.txt",), None, (0,))]
     elif answer == "o":
         assert (x, y) == (b"one\n", b"two\n")
-        assert published == [ev.CheckpointRestored(("x.txt", "y.txt"), None)]
+        assert published == [ev.CheckpointRestored(("x.txt", "y.txt"), None, (0,))]
     else:  # cancelled: nothing changed
         assert (x, y) == (b"ONE plus my edit\n", b"TWO\n")
         assert published == []
@@ -184,7 +184,7 @@ async def test_rewind_both_restores_the_code_and_the_conversation_from_an_earlie
     # Newest turn first: its edit and its new file, then the first turn's edit.
     assert published == [
         ev.ConversationRewound(0),
-        ev.CheckpointRestored(("y.txt", "x.txt", "made.txt"), 0),
+        ev.CheckpointRestored(("y.txt", "x.txt", "made.txt"), 0, (4, 0)),
     ]
 
 
