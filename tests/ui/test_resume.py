@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from agent_tui.agent.resume import attach_app
@@ -267,3 +268,23 @@ async def test_clear_is_saved_at_once_and_a_resume_starts_after_it(make_agent: M
         await pilot.pause()
         assert [m.text for m in again.agent.conversation.messages] == ["new topic", "after"]
         assert [u.text for u in app.query(UserMessage)] == ["new topic"]
+
+
+@pytest.mark.parametrize(("turns", "calls"), [(2500, 1), (1, 1000), (40, 25)])
+async def test_resuming_a_session_of_any_size_mounts_a_screenful_of_widgets(
+    make_agent: MakeAgent, turns: int, calls: int
+) -> None:
+    """10,000 messages, a turn of 1,000 calls, 40 turns of 25: the transcript costs what is on
+    screen (before: every call of the last 6 turns was a mounted card, 1,000 in one turn)."""
+    from agent_tui.paths import state_dir
+    from tests.sessions.shapes import record_shape
+
+    h = make_agent([])
+    record_shape(state_dir(), h.workspace.resolve(), turns, calls)
+    start = attach_app(h.agent, cont=True, resume_id=None)
+    assert start.loaded is not None
+    assert len(h.agent.conversation.messages) == turns * (2 + 2 * calls)
+    async with running_app(h.agent, session=start) as (app, pilot):
+        await pilot.pause()
+        assert len(list(app.query("*"))) < 120
+        assert len(app.query(ToolCard)) <= 5
