@@ -54,6 +54,31 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
 
 
+class Collected:
+    """An ``EntrySink`` that keeps the widgets of a turn to mount them into ``target`` at once
+    (``flush``): one styling and layout pass instead of one per card. A sub-agent's card is
+    mounted at once, after what came before it: its run is drawn into it."""
+
+    def __init__(self, target: Widget) -> None:
+        self.target = target
+        self.widgets: list[Widget] = []
+
+    async def add(self, widget: Widget) -> Widget:
+        from agent_tui.ui.widgets.subagent_card import SubagentCard
+
+        if isinstance(widget, SubagentCard):
+            await self.flush()
+            await self.target.mount(widget)
+        else:
+            self.widgets.append(widget)
+        return widget
+
+    async def flush(self) -> None:
+        widgets, self.widgets = self.widgets, []
+        if widgets:
+            await self.target.mount_all(widgets)
+
+
 async def draw_span(
     sink: EntrySink,
     status: StatusBar | None,

@@ -99,22 +99,21 @@ class ReplayedTurn(Vertical):
         super().__init__()
         self.session, self.span, self.status = session, span, status
 
-    async def add(self, widget: Widget) -> Widget:
-        await self.mount(widget)
-        return widget
-
     async def on_mount(self) -> None:
-        from agent_tui.ui.resume_flow import draw_span
+        from agent_tui.ui.resume_flow import Collected, draw_span
 
-        span = self.span
+        span, sink = self.span, Collected(self)
         starts = round_starts(self.session.entries, span.start + 1, span.end)
         if len(starts) <= SHOWN_CALLS:
-            await draw_span(self, self.status, self.session, span, span.start, span.end)
-            return
-        tail = starts[-SHOWN_CALLS]
-        await draw_span(self, self.status, self.session, span, span.start, starts[0], last=False)
-        await self.mount(EarlierCalls(self.session, span, starts[:-SHOWN_CALLS], tail))
-        await draw_span(self, self.status, self.session, span, tail, span.end, in_turn=True)
+            await draw_span(sink, self.status, self.session, span, span.start, span.end)
+        else:
+            tail = starts[-SHOWN_CALLS]
+            await draw_span(
+                sink, self.status, self.session, span, span.start, starts[0], last=False
+            )
+            await sink.add(EarlierCalls(self.session, span, starts[:-SHOWN_CALLS], tail))
+            await draw_span(sink, self.status, self.session, span, tail, span.end, in_turn=True)
+        await sink.flush()
 
     def focus_first(self) -> None:
         if later := self.query(EarlierCalls):
@@ -163,14 +162,12 @@ class CallsPart(Vertical):
         super().__init__()
         self.session, self.span, self.start, self.end = session, span, start, end
 
-    async def add(self, widget: Widget) -> Widget:
-        await self.mount(widget)
-        return widget
-
     async def on_mount(self) -> None:
-        from agent_tui.ui.resume_flow import draw_span
+        from agent_tui.ui.resume_flow import Collected, draw_span
 
+        sink = Collected(self)
         span = self.span
         await draw_span(
-            self, None, self.session, span, self.start, self.end, in_turn=True, last=False
+            sink, None, self.session, span, self.start, self.end, in_turn=True, last=False
         )
+        await sink.flush()
