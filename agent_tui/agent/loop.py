@@ -213,6 +213,8 @@ class Agent:
     def rewind_conversation(self, to: int) -> ev.ConversationRewound:
         """Drop the conversation from message ``to`` on (/rewind); returns the event to report."""
         self.conversation.truncate(to)
+        if self.deps.checkpoints is not None:
+            self.deps.checkpoints.rewound(to)
         return ev.ConversationRewound(to)
 
     async def set_model(self, model: ModelConfig, provider: Provider) -> None:

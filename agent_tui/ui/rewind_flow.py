@@ -22,6 +22,7 @@ from agent_tui.checkpoints.targets import (
     checkpoints_of,
     prompts,
     rewind_targets,
+    turns_named,
     typed_text,
     undo_targets,
 )
@@ -74,7 +75,7 @@ class RewindFlow:
             return
         report = await self._restore(records, force)
         if report is not None:
-            turns = tuple(r.turn for r in records)
+            turns = turns_named(records)
             app.agent.publish(ev.CheckpointRestored(report.files, None, turns))
 
     async def _restore(
@@ -126,7 +127,7 @@ class RewindFlow:
                 if report is None:
                     return  # cancelled: the conversation stays too
                 files, said = report.files, describe(report, records)
-                undone = tuple(r.turn for r in records)
+                undone = turns_named(records)
         to: int | None = None
         if choice in ("conversation", "both"):
             to = index

@@ -70,3 +70,40 @@ async def test_resume_after_rewind_and_undo_shows_the_conversation_as_it_stands(
             for prompt in ("first prompt", "second prompt", "fourth prompt"):
                 assert prompt in labels
             await pilot.press("escape")
+
+
+async def test_undo_after_a_rewind_and_a_new_prompt_marks_no_turn_that_did_not_change_files(
+    workspace: Path,  # noqa: F811
+) -> None:
+    """/rewind (conversation only) of a turn that created z.txt, a new prompt at the same
+    place, then /undo: the undo puts back the rewound turn's z.txt, and names no turn of the
+    conversation (the new prompt, at the rewound one's index, changed nothing)."""
+    script = [
+        edit("1", "x.txt", "one", "ONE"),
+        {"text": "first answer"},
+        create("2", "z.txt", "made by the second turn\n"),
+        {"text": "second answer"},
+        {"text": "third answer"},
+    ]
+    with FakeLLM(script) as fake:
+        first, _ = app_for(workspace, fake)
+        first.session_start = attach_app(first.agent, cont=False, resume_id=None)
+        async with first.run_test(size=(110, 36)) as pilot:
+            await send_turns(pilot, "first prompt", "second prompt")
+            await open_rewind(pilot)
+            await pilot.press("v")  # the newest prompt, conversation only: z.txt stays
+            await wait_idle(pilot)
+            await send_turns(pilot, "third prompt")
+            await send(pilot, "/undo")
+            await wait_idle(pilot)
+        assert not (workspace / "z.txt").exists()  # the rewound turn's file, put back
+        assert (workspace / "x.txt").read_bytes() == b"ONE\n"
+
+        again, _ = app_for(workspace, fake)
+        app = AgentApp(again.agent, session=attach_app(again.agent, cont=True, resume_id=None))
+        async with app.run_test(size=(110, 36)) as pilot:
+            await pilot.pause()
+            assert [u.text for u in app.query(UserMessage)] == ["third prompt"]
+            assert UNDONE not in [n.text for n in app.query(Note)]  # type: ignore[attr-defined]
+            [row] = [str(r.render()) for r in app.query(TurnRow)]
+            assert row.startswith("▸ first prompt") and "undone" not in row
