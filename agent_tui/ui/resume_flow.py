@@ -47,7 +47,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     transcript.add_hidden(rows[:-ROWS_SHOWN])
     shown = [make() for make in rows[-ROWS_SHOWN:]]
     if turns:
-        shown.append(ReplayedTurn(loaded, turns[-1], app.status))
+        shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
     await transcript.add_all(shown)  # one mount: one styling and layout pass
     title = one_line(str(loaded.header.get("title", ""))) or loaded.id
     count = plural(len(loaded.conversation.messages), "message")
@@ -55,27 +55,23 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
 
 
 class Collected:
-    """An ``EntrySink`` that keeps the widgets of a turn to mount them into ``target`` at once
-    (``flush``): one styling and layout pass instead of one per card. A sub-agent's card is
-    mounted at once, after what came before it: its run is drawn into it."""
+    """An ``EntrySink`` that keeps a turn's widgets to mount them at once: one styling and
+    layout pass instead of one per card, and none at all before the turn itself is mounted
+    (``ReplayedTurn.made``). Every entry of a saved turn is a widget complete before it is
+    mounted: sub-agent runs, drawn into their mounted card, are not saved (sessions/writer.py)."""
 
-    def __init__(self, target: Widget) -> None:
+    def __init__(self, target: Widget | None) -> None:
         self.target = target
         self.widgets: list[Widget] = []
 
     async def add(self, widget: Widget) -> Widget:
-        from agent_tui.ui.widgets.subagent_card import SubagentCard
-
-        if isinstance(widget, SubagentCard):
-            await self.flush()
-            await self.target.mount(widget)
-        else:
-            self.widgets.append(widget)
+        self.widgets.append(widget)
         return widget
 
     async def flush(self) -> None:
+        """Mount the widgets kept into ``target`` (when there is one)."""
         widgets, self.widgets = self.widgets, []
-        if widgets:
+        if widgets and self.target is not None:
             await self.target.mount_all(widgets)
 
 

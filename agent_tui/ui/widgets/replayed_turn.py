@@ -23,6 +23,7 @@ from agent_tui.sessions.timeline import TurnSpan, calls_in, round_starts
 from agent_tui.text_safety import one_line, visible
 
 if TYPE_CHECKING:
+    from agent_tui.ui.render import EntrySink
     from agent_tui.ui.widgets.status_bar import StatusBar
 
 SHOWN_CALLS = 5  # about a screenful of cards
@@ -75,7 +76,7 @@ class TurnRow(_Expander):
         self.session, self.span = session, span
 
     async def action_expand(self) -> None:
-        turn = ReplayedTurn(self.session, self.span)
+        turn = await ReplayedTurn.made(self.session, self.span)
         await self.parent.mount(turn, after=self)  # type: ignore[union-attr]
         await self.remove()
         turn.focus_first()
@@ -86,34 +87,59 @@ class TurnRow(_Expander):
 
 
 class ReplayedTurn(Vertical):
-    """One turn of ``session``, drawn on mount; ``status`` gets its token counts (the last
-    turn's only: an earlier turn's counts are older than the ones shown)."""
+    """One turn of ``session``, its entries made before it is mounted (``made``) or, remounted
+    from its record, on mount; ``status`` gets its token counts (the last turn's only: an
+    earlier turn's counts are older than the ones shown)."""
 
     DEFAULT_CSS = """
     ReplayedTurn { height: auto; }
     """
 
     def __init__(
-        self, session: LoadedSession, span: TurnSpan, status: StatusBar | None = None
+        self,
+        session: LoadedSession,
+        span: TurnSpan,
+        status: StatusBar | None = None,
+        drawn: list[Widget] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(*(drawn or ()))
         self.session, self.span, self.status = session, span, status
+        self.drawn = drawn is not None
+
+    @classmethod
+    async def made(
+        cls, session: LoadedSession, span: TurnSpan, status: StatusBar | None = None
+    ) -> ReplayedTurn:
+        """The turn with its entries made before it is mounted, so that one mount draws it
+        with the rest of the first screen."""
+        from agent_tui.ui.resume_flow import Collected
+
+        sink = Collected(None)
+        await cls._draw(sink, session, span, status)
+        return cls(session, span, status, sink.widgets)
 
     async def on_mount(self) -> None:
-        from agent_tui.ui.resume_flow import Collected, draw_span
+        from agent_tui.ui.resume_flow import Collected
 
-        span, sink = self.span, Collected(self)
-        starts = round_starts(self.session.entries, span.start + 1, span.end)
+        if not self.drawn:
+            sink = Collected(self)
+            await self._draw(sink, self.session, self.span, self.status)
+            await sink.flush()
+
+    @staticmethod
+    async def _draw(
+        sink: EntrySink, session: LoadedSession, span: TurnSpan, status: StatusBar | None
+    ) -> None:
+        from agent_tui.ui.resume_flow import draw_span
+
+        starts = round_starts(session.entries, span.start + 1, span.end)
         if len(starts) <= SHOWN_CALLS:
-            await draw_span(sink, self.status, self.session, span, span.start, span.end)
-        else:
-            tail = starts[-SHOWN_CALLS]
-            await draw_span(
-                sink, self.status, self.session, span, span.start, starts[0], last=False
-            )
-            await sink.add(EarlierCalls(self.session, span, starts[:-SHOWN_CALLS], tail))
-            await draw_span(sink, self.status, self.session, span, tail, span.end, in_turn=True)
-        await sink.flush()
+            await draw_span(sink, status, session, span, span.start, span.end)
+            return
+        tail = starts[-SHOWN_CALLS]
+        await draw_span(sink, status, session, span, span.start, starts[0], last=False)
+        await sink.add(EarlierCalls(session, span, starts[:-SHOWN_CALLS], tail))
+        await draw_span(sink, status, session, span, tail, span.end, in_turn=True)
 
     def focus_first(self) -> None:
         if later := self.query(EarlierCalls):
