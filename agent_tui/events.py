@@ -334,11 +334,14 @@ class CompactionStarted(Event):
 @dataclass(frozen=True)
 class CheckpointRestored(Event):
     """/undo or /rewind put files back (``files``, workspace-relative) and/or truncated the
-    conversation to ``conversation_to`` messages (None: the conversation was left alone)."""
+    conversation to ``conversation_to`` messages (None: the conversation was left alone).
+    ``turns``: the turns whose changes were put back, by their prompt's message index (a resumed
+    session marks them undone)."""
 
     type: ClassVar[str] = "checkpoint_restored"
     files: tuple[str, ...]
     conversation_to: int | None = None
+    turns: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -37,10 +37,11 @@ wait_for() {
 
 # start_scripted_app [COLUMNS ROWS]: agent-tui in a pane (default 100x30) on the scripted provider
 # ($work/script.json), in $work/ws with HOME and the state dir in $work; at exit the pane shows
-# AGENT-TUI-EXITED <code>. APP_ENV adds NAME=VALUE words to the app's environment, APP_ARGS arguments.
+# AGENT-TUI-EXITED <code>. APP_ENV adds NAME=VALUE words to the app's environment, APP_ARGS
+# words to its command line.
 start_scripted_app() {
     tm new-session -d -s "$session" -x "${1:-100}" -y "${2:-30}" \
         "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' ${APP_ENV:-} \
-         PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' ${APP_ARGS:-} \
-         ; echo AGENT-TUI-EXITED \$?; sleep 60"
+         PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
+         ${APP_ARGS:-}; echo AGENT-TUI-EXITED \$?; sleep 60"
 }

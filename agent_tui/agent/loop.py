@@ -205,13 +205,17 @@ class Agent:
             self.deps.checkpoints.new_run()  # its turn numbers start again
 
     def publish(self, event: ev.Event) -> None:
-        """Tell the listeners about an event that happened outside a turn."""
+        """Tell the listeners about an event that happened outside a turn, and save it: a
+        resumed session replays what /undo and /rewind did (sessions/timeline.py)."""
+        self.record(event)
         for listener in self.listeners:
             listener(event)
 
     def rewind_conversation(self, to: int) -> ev.ConversationRewound:
         """Drop the conversation from message ``to`` on (/rewind); returns the event to report."""
         self.conversation.truncate(to)
+        if self.deps.checkpoints is not None:
+            self.deps.checkpoints.rewound(to)
         return ev.ConversationRewound(to)
 
     async def set_model(self, model: ModelConfig, provider: Provider) -> None:

@@ -18,6 +18,7 @@ from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import SessionInfo, SessionStore
+from agent_tui.sessions.timeline import prompts_as_typed
 from agent_tui.sessions.writer import SessionRecorder, SessionWriter
 from agent_tui.text_safety import one_line
 
@@ -88,6 +89,11 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     )
     agent.recorder = SessionRecorder(writer, list(loaded.conversation.messages))
     _file_checkpoints_under_the_session(agent)
+    files = agent.deps.checkpoints
+    if files is not None:
+        # The prompts as typed of the turns still in the conversation: a checkpoint of a
+        # rewound turn must not lend its text to the prompt now at its index (/rewind's list).
+        files.prompts = prompts_as_typed(loaded.entries)
     return loaded
 
 

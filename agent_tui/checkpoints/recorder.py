@@ -131,6 +131,15 @@ class Checkpoints:
         self.run_id = run_id
         self.prompts = {record.turn: record.prompt for record in self.records()}
 
+    def rewound(self, index: int) -> None:
+        """/rewind cut the conversation at message ``index``: the turns from there on are no
+        longer in it (saved, so a resumed session knows too). A later turn may take the same
+        index: only the turn now at an index is named by it (``targets.turns_named``)."""
+        for record in self.records():
+            if record.turn >= index and not record.rewound:
+                record.rewound = True
+                record.save()
+
     def records(self) -> list[TurnRecord]:
         """This conversation's records, oldest first."""
         return list_records(self.folder, self.run_id)

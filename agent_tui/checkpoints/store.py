@@ -111,6 +111,8 @@ class TurnRecord:
     commands: list[str] = field(default_factory=list)
     untracked_commands: list[str] = field(default_factory=list)  # no git repo / background
     reported: bool = False  # /undo has dealt with it (and said what it could not undo)
+    # /rewind cut this turn from the conversation: its prompt's index may now be another turn's.
+    rewound: bool = False
 
     @property
     def undone(self) -> bool:
@@ -131,6 +133,7 @@ class TurnRecord:
             "commands": self.commands,
             "untracked_commands": self.untracked_commands,
             "reported": self.reported,
+            "rewound": self.rewound,
         }
         write_private(self.folder / MANIFEST, json.dumps(body, ensure_ascii=False))
 
@@ -160,6 +163,7 @@ def load_record(folder: Path) -> TurnRecord | None:
             list(data.get("commands", [])),
             list(data.get("untracked_commands", [])),
             bool(data.get("reported", False)),
+            bool(data.get("rewound", False)),
         )
     except FileNotFoundError:
         return None

@@ -38,6 +38,13 @@ def rewind_targets(agent: Any, index: int) -> list[TurnRecord]:
     return sorted(found, key=lambda r: r.created, reverse=True)
 
 
+def turns_named(records: list[TurnRecord]) -> tuple[int, ...]:
+    """The turns of the conversation ``records`` belong to, by their prompt's index, as
+    ``CheckpointRestored.turns`` names them: a turn /rewind cut is not named (its index may be a
+    later turn's now); its files are still put back."""
+    return tuple(r.turn for r in records if not r.rewound)
+
+
 def typed_text(message: Message) -> str:
     # A request stores its attachments first and the typed text last (agent/prompt.py).
     texts = [b.text for b in message.content if isinstance(b, TextBlock)]

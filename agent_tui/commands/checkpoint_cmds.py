@@ -10,7 +10,7 @@ from __future__ import annotations
 from agent_tui import actions
 from agent_tui import events as ev
 from agent_tui.checkpoints.restore import apply_undo, describe, plan_undo
-from agent_tui.checkpoints.targets import checkpoints_of, undo_targets
+from agent_tui.checkpoints.targets import checkpoints_of, turns_named, undo_targets
 from agent_tui.commands.registry import CommandContext, CommandRegistry, CommandResult, SlashCommand
 from agent_tui.errors import UsageError
 
@@ -38,7 +38,8 @@ async def _undo(ctx: CommandContext, args: str) -> CommandResult:
     plan = plan_undo(records, checkpoints.workspace)
     report = apply_undo(plan, overwrite=force)
     return CommandResult(
-        message=describe(report, records), emitted=(ev.CheckpointRestored(report.files, None),)
+        message=describe(report, records),
+        emitted=(ev.CheckpointRestored(report.files, None, turns_named(records)),),
     )
 
 

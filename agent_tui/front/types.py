@@ -19,7 +19,7 @@ from agent_tui.approvals.keys import NARROW_KEY, grant_choice, input_problem
 from agent_tui.approvals.types import NETWORK_GRANT, OUTSIDE_GRANT, CommandPart, Decision, Scope
 from agent_tui.checkpoints.restore import UndoPlan, UndoReport
 from agent_tui.checkpoints.store import TurnRecord
-from agent_tui.checkpoints.targets import typed_text
+from agent_tui.checkpoints.targets import turns_named, typed_text
 from agent_tui.config import ModelConfig
 from agent_tui.config_gate import format_keys
 from agent_tui.mcp.types import ElicitAnswer, InputSpec, PromptArg, SamplingRequest
@@ -27,6 +27,7 @@ from agent_tui.providers.image_limits import MAX_IMAGES_PER_REQUEST
 from agent_tui.sessions.loader import Entry, LoadedSession, SessionFileError
 from agent_tui.sessions.replay import Cleared, replay_events
 from agent_tui.sessions.store import SessionInfo
+from agent_tui.sessions.timeline import TurnSpan, calls_in, round_starts, turns_as_they_stand
 from agent_tui.tools.base import Manifest
 from agent_tui.tools.registry import MAX_TOOLS
 
@@ -54,9 +55,11 @@ __all__ = [
     "SessionInfo",
     "SessionStart",
     "TurnRecord",
+    "TurnSpan",
     "UndoPlan",
     "UndoReport",
     "age",
+    "calls_in",
     "compacting_text",
     "compaction_note",
     "format_keys",
@@ -65,5 +68,8 @@ __all__ = [
     "progress_message",
     "quote_path",
     "replay_events",
+    "round_starts",
+    "turns_as_they_stand",
+    "turns_named",
     "typed_text",
 ]

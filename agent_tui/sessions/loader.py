@@ -1,8 +1,8 @@
 """Reading a session back: replay its lines in order.
 
 ``message`` lines append, ``rewind`` truncates, ``compaction`` compacts, exactly as the live
-conversation changed; ``event`` lines are decoded back into ``events.py`` objects for drawing the
-transcript again. A torn last line (a crash mid-write) is ignored; any other undecodable line is
+conversation changed; ``event`` lines are kept by their place in the file and decoded back into
+``events.py`` objects when a turn is drawn again (``LoadedSession.drawable``). A torn last line (a crash mid-write) is ignored; any other undecodable line is
 skipped with a warning, never fatal.
 """
 
@@ -12,8 +12,11 @@ import asyncio
 import dataclasses
 import json
 import logging
+import os
+import sys
 import types
 import typing
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -21,7 +24,7 @@ from typing import Any, Union
 
 from agent_tui import events as ev
 from agent_tui.conversation import Conversation, Message, ToolResultBlock, ToolUseBlock
-from agent_tui.safe_read import read_bytes
+from agent_tui.safe_read import FileTooLarge, open_regular
 from agent_tui.sessions.store import MAX_SESSION_BYTES
 
 logger = logging.getLogger(__name__)
@@ -41,20 +44,34 @@ class RewindEntry:
 
 
 @dataclass(frozen=True)
-class RawEvent:
-    """An event line not decoded yet (most are never needed: only the turns drawn are)."""
+class CompactionEntry:
+    """``messages[:upto]`` became one summary (the indexes after it moved down)."""
 
-    position: int
-    raw: bytes
+    upto: int
+
+
+@dataclass(frozen=True, slots=True)
+class RawEvent:
+    """An event line not decoded yet, by where it is in the file (most are never needed: only
+    the turns drawn are, read back then). ``raw`` is kept only for the kinds the timeline reads
+    (``KEPT_KINDS``): a 10,000-message session holds a few ints per event, not its bytes."""
+
+    position: int  # the line's number
+    offset: int  # where the line starts in the file, and its length
+    length: int
+    kind: str
+    raw: bytes = b""
 
     @property
     def starts_turn(self) -> bool:
-        return _TURN_STARTED in self.raw
+        return self.kind == "turn_started"
 
 
-Entry = MessageEntry | RewindEntry | ev.Event
+Entry = MessageEntry | RewindEntry | CompactionEntry | ev.Event
 _EVENT_LINE = b'{"type":"event"'  # how writer.py starts an event line
-_TURN_STARTED = b'"event":"turn_started"'
+_EVENT_KIND = b'{"type":"event","event":"'
+KEPT_KINDS = frozenset({"turn_started", "checkpoint_restored"})  # see sessions/timeline.py
+CHUNK_LINES = 500  # message lines parsed per json call: fast, and the parsed tree stays small
 
 
 @dataclass
@@ -70,7 +87,10 @@ class LoadedSession:
 
     header: dict[str, Any]
     conversation: Conversation
-    entries: list[MessageEntry | RewindEntry | RawEvent] = field(default_factory=list)
+    path: Path | None = None  # where the events are read back from
+    entries: list[MessageEntry | RewindEntry | CompactionEntry | RawEvent] = field(
+        default_factory=list
+    )
     skipped: int = 0
     _calls: _CallBlocks = field(default_factory=lambda: _CallBlocks())
 
@@ -78,35 +98,23 @@ class LoadedSession:
     def id(self) -> str:
         return str(self.header.get("id", ""))
 
-    def turn_slices(self) -> list[tuple[int, int]]:
-        """``(start, end)`` in ``entries`` of each turn since the conversation was last cleared."""
-        entries = self.entries
-        begin = 0
-        for n, entry in enumerate(entries):
-            if isinstance(entry, RewindEntry) and entry.to == 0:
-                begin = n + 1
-        starts = [
-            n
-            for n in range(begin, len(entries))
-            if isinstance(entries[n], RawEvent) and entries[n].starts_turn  # type: ignore[union-attr]
-        ]
-        bounds = [*starts, len(entries)]
-        return [(bounds[i], bounds[i + 1]) for i in range(len(starts))]
-
     def drawable(self, start: int = 0, end: int | None = None) -> list[Entry]:
         """``entries[start:end]`` with their events decoded.
 
         Decoding is the slow part of loading, so a long session decodes only what is drawn.
         """
         entries = self.entries[start:end]
+        lines = self._event_lines([e for e in entries if isinstance(e, RawEvent)])
         classes = _event_classes()
         out: list[Entry] = []
         for entry in entries:
             if not isinstance(entry, RawEvent):
                 out.append(entry)
                 continue
+            if entry.position not in lines:
+                continue  # the file could not be read again (said once, in _event_lines)
             try:
-                line = json.loads(entry.raw)
+                line = json.loads(lines[entry.position])
                 event = decode_event(self._calls.restore(entry.position, line), classes)
             except (ValueError, KeyError, TypeError) as exc:
                 logger.warning("session %s line %d skipped: %s", self.id, entry.position, exc)
@@ -115,39 +123,105 @@ class LoadedSession:
                 out.append(event)
         return out
 
+    def _event_lines(self, events: list[RawEvent]) -> dict[int, bytes]:
+        """The lines of ``events`` by number, read back in one read (a turn's are together).
+        The file only grows while the session is open, so their offsets still hold."""
+        if not events:
+            return {}
+        lines = {e.position: e.raw for e in events if e.raw}
+        wanted = [e for e in events if not e.raw]
+        if not wanted or self.path is None:
+            return lines
+        low = wanted[0].offset
+        high = max(e.offset + e.length for e in wanted)
+        try:
+            with open_regular(self.path) as handle:
+                handle.seek(low)
+                block = handle.read(high - low)
+        except OSError as exc:
+            logger.warning("session %s: cannot read its events again: %s", self.id, exc)
+            return lines
+        for e in wanted:
+            lines[e.position] = block[e.offset - low : e.offset - low + e.length]
+        return lines
+
 
 class SessionFileError(ValueError):
     """The file is not a session (no header line)."""
 
 
 def load(path: Path) -> LoadedSession:
-    """Read a session file: the conversation now, the events kept undecoded for ``drawable``.
+    """Read a session file: the conversation now, the events kept by place for ``drawable``.
+
+    The file is read line by line and its message lines parsed ``CHUNK_LINES`` at a time, so
+    the whole file is never in memory at once (the peak of resuming a long session).
 
     Raises:
         OSError: it cannot be read (or is not a regular file, or over MAX_SESSION_BYTES).
         SessionFileError: its first line is not a session header.
     """
-    lines = read_bytes(path, MAX_SESSION_BYTES).split(b"\n")
-    try:
-        header = json.loads(lines[0])
-    except ValueError:
-        header = None
-    if not isinstance(header, dict) or header.get("type") != "session":
-        raise SessionFileError(f"{path.name} is not a session file")
-    loaded = LoadedSession(header, Conversation())
-    for number, raw in enumerate(lines[1:], start=2):
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_SESSION_BYTES:
+            raise FileTooLarge(path, size, MAX_SESSION_BYTES)
+        first = handle.readline(MAX_SESSION_BYTES)
+        try:
+            header = json.loads(first)
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("type") != "session":
+            raise SessionFileError(f"{path.name} is not a session file")
+        loaded = LoadedSession(header, Conversation(), path)
+        offset, chunk = len(first), []
+        for number, raw in enumerate(handle, start=2):
+            if offset > MAX_SESSION_BYTES:  # it grew while read
+                raise FileTooLarge(path, offset, MAX_SESSION_BYTES)
+            chunk.append((number, offset, raw))
+            offset += len(raw)
+            if len(chunk) >= CHUNK_LINES:
+                _load_chunk(loaded, chunk)
+                chunk = []
+        _load_chunk(loaded, chunk)
+    return loaded
+
+
+def _load_chunk(loaded: LoadedSession, chunk: list[tuple[int, int, bytes]]) -> None:
+    """Lines of the file in order: events kept by place, the others parsed and applied."""
+    parsed = _parse_all([raw for _, _, raw in chunk if not raw.startswith(_EVENT_LINE)])
+    for number, offset, raw in chunk:
+        if raw.startswith(_EVENT_LINE):
+            kind = _event_kind(raw)
+            kept = raw if kind in KEPT_KINDS else b""
+            loaded.entries.append(RawEvent(number, offset, len(raw), kind, kept))
+            continue
         if not raw.strip():
             continue
-        if raw.startswith(_EVENT_LINE):
-            loaded.entries.append(RawEvent(number, raw))
-            continue
         try:
-            _apply(loaded, json.loads(raw), loaded._calls, number)
+            line = next(parsed) if parsed is not None else json.loads(raw)
+            _apply(loaded, line, loaded._calls, number)
         except (ValueError, KeyError, TypeError) as exc:
             loaded.skipped += 1
-            if number < len(lines) - 1 or raw.endswith(b"}"):  # not just a torn last line
-                logger.warning("%s line %d skipped: %s", path.name, number, exc)
-    return loaded
+            if raw.endswith(b"\n") or raw.rstrip().endswith(b"}"):  # not just a torn last line
+                logger.warning("%s line %d skipped: %s", loaded.id, number, exc)
+
+
+def _event_kind(raw: bytes) -> str:
+    """The event's type, read from the line's fixed start (writer.py writes it first)."""
+    if not raw.startswith(_EVENT_KIND):
+        return ""
+    end = raw.find(b'"', len(_EVENT_KIND))
+    return sys.intern(raw[len(_EVENT_KIND) : end].decode("ascii", "replace")) if end > 0 else ""
+
+
+def _parse_all(lines: list[bytes]) -> Iterator[Any] | None:
+    """Every line parsed in one call (a third of the time of one call per line), or None
+    when one of them is not JSON (a torn last line): then each is parsed on its own."""
+    lines = [raw for raw in lines if raw.strip()]
+    try:
+        values = json.loads(b"[" + b",".join(lines) + b"]")
+    except ValueError:
+        return None
+    return iter(values) if isinstance(values, list) and len(values) == len(lines) else None
 
 
 def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, position: int) -> None:
@@ -163,7 +237,9 @@ def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, posi
         conversation.truncate(to)
         loaded.entries.append(RewindEntry(to))
     elif kind == "compaction":
-        conversation.compact(int(line["upto"]), str(line["summary"]))
+        upto = int(line["upto"])
+        conversation.compact(upto, str(line["summary"]))
+        loaded.entries.append(CompactionEntry(upto))
     # other types: written by a newer version; skipped
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from agent_tui import events as ev
 from agent_tui.conversation import TextBlock, ThinkingBlock
-from agent_tui.sessions.loader import Entry, MessageEntry, RewindEntry
+from agent_tui.sessions.loader import CompactionEntry, Entry, MessageEntry, RewindEntry
 
 
 @dataclass(frozen=True)
@@ -24,15 +24,19 @@ class Cleared:
 Drawn = ev.Event | Cleared
 
 
-def replay_events(entries: list[Entry]) -> Iterator[Drawn]:
-    """The drawing events of ``LoadedSession.drawable()``'s entries, in order."""
-    in_turn = False
+def replay_events(entries: list[Entry], in_turn: bool = False) -> Iterator[Drawn]:
+    """The drawing events of ``LoadedSession.drawable()``'s entries, in order.
+
+    ``in_turn``: the entries start inside a turn (a part of a long turn drawn on its own).
+    """
     drawn_upto = 0  # messages before this index were drawn (a rewritten tail is not drawn twice)
     for entry in entries:
         if isinstance(entry, RewindEntry):
             if entry.to == 0:
                 drawn_upto = 0
                 yield Cleared()
+        elif isinstance(entry, CompactionEntry):
+            continue
         elif isinstance(entry, MessageEntry):
             message = entry.message
             if not in_turn or message.role != "assistant" or entry.index < drawn_upto:

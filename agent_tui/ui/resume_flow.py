@@ -1,12 +1,16 @@
 """Sessions in the app: draw a resumed transcript, the picker, the other-folder question (§2).
 
-A resumed transcript is drawn by feeding the saved events to the same ``TurnView`` a live turn
-uses, so cards, diffs, denials and notices look as they did. The last ``DRAWN_TURNS`` turns are
-drawn at once; earlier ones only when shown (first paint stays fast for a long session).
+A resumed transcript shows the session as the conversation now stands
+(``sessions/timeline.turns_as_they_stand``: rewound turns gone, undone changes and interrupted
+calls said so). Its last turn is drawn by feeding the saved events to the same ``TurnView`` a
+live turn uses, so cards, diffs, denials and notices look as they did; earlier turns are one-line
+rows drawn in full when opened (``widgets/replayed_turn.py``), so the first paint costs what is
+on screen, not what is in the session.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -18,43 +22,108 @@ from agent_tui.front.types import (
     SessionFileError,
     SessionInfo,
     SessionStart,
+    TurnSpan,
     replay_events,
+    turns_as_they_stand,
 )
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
 from agent_tui.ui.widgets.notes import Note, UserMessage
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from agent_tui.ui.app import AgentApp
-    from agent_tui.ui.render import EntrySink
+    from agent_tui.ui.render import EntrySink, TurnView
     from agent_tui.ui.widgets.status_bar import StatusBar
 
-DRAWN_TURNS = 6  # drawn before the first paint; earlier ones when the user asks
+ROWS_SHOWN = 6  # earlier turns mounted as rows; older ones behind "show earlier"
+UNDONE = "The file changes of this turn were undone."
+INTERRUPTED = "Interrupted: the app was closed during this turn."
 
 
 async def draw(app: AgentApp, loaded: LoadedSession) -> None:
-    """Draw ``loaded``'s last DRAWN_TURNS turns; earlier ones wait behind the transcript's
-    "click to show" bar, drawn when shown. Then say what was resumed."""
-    from agent_tui.ui.widgets.replayed_turn import ReplayedTurn
+    """Draw ``loaded`` as it stands: its last turn in full, earlier ones as rows (the oldest
+    behind the transcript's "click to show" bar). Then say what was resumed."""
+    from agent_tui.ui.widgets.replayed_turn import ReplayedTurn, TurnRow
 
-    turns = loaded.turn_slices()
-    earlier, shown = turns[:-DRAWN_TURNS], turns[-DRAWN_TURNS:]
+    turns = turns_as_they_stand(loaded.entries)
     transcript = app.transcript
-    transcript.add_hidden([partial(ReplayedTurn, loaded, start, end) for start, end in earlier])
-    if shown:
-        await draw_entries(transcript, app.status, loaded.drawable(shown[0][0]))
+    rows: list[Callable[[], Widget]] = [partial(TurnRow, loaded, span) for span in turns[:-1]]
+    transcript.add_hidden(rows[:-ROWS_SHOWN])
+    shown = [make() for make in rows[-ROWS_SHOWN:]]
+    if turns:
+        shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
+    await transcript.add_all(shown)  # one mount: one styling and layout pass
     title = one_line(str(loaded.header.get("title", ""))) or loaded.id
     count = plural(len(loaded.conversation.messages), "message")
     await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
 
 
-async def draw_entries(sink: EntrySink, status: StatusBar | None, entries: list[Entry]) -> None:
-    """Feed a session's entries to ``TurnView``, as the live turns were drawn."""
+class Collected:
+    """An ``EntrySink`` that keeps a turn's widgets to mount them at once: one styling and
+    layout pass instead of one per card, and none at all before the turn itself is mounted
+    (``ReplayedTurn.made``). Every entry of a saved turn is a widget complete before it is
+    mounted: sub-agent runs, drawn into their mounted card, are not saved (sessions/writer.py)."""
+
+    def __init__(self, target: Widget | None) -> None:
+        self.target = target
+        self.widgets: list[Widget] = []
+
+    async def add(self, widget: Widget) -> Widget:
+        self.widgets.append(widget)
+        return widget
+
+    async def flush(self) -> None:
+        """Mount the widgets kept into ``target`` (when there is one)."""
+        widgets, self.widgets = self.widgets, []
+        if widgets and self.target is not None:
+            await self.target.mount_all(widgets)
+
+
+async def draw_span(
+    sink: EntrySink,
+    status: StatusBar | None,
+    loaded: LoadedSession,
+    span: TurnSpan,
+    start: int,
+    end: int,
+    *,
+    in_turn: bool = False,
+    last: bool = True,
+) -> None:
+    """Draw entries ``start:end`` of the turn ``span`` (all of it, or a part of a long one);
+    ``last``: the part that ends the turn, which says how the turn ended."""
+    views = await draw_entries(sink, status, loaded.drawable(start, end), in_turn, span.prompt)
+    for view in views:
+        for card in view.cards.values():
+            if span.interrupted and card.state.status in ("running", "waiting"):
+                card.set_interrupted()
+            if span.undone and card.state.kind == "edit" and card.state.status == "done":
+                card.set_undone()
+    if status is not None and span.interrupted:
+        status.waiting_tokens = 0  # no request is waited for: the app that sent it is gone
+    if last and span.undone:
+        await sink.add(Note(UNDONE, "warning"))
+    if last and span.interrupted:
+        await sink.add(Note(INTERRUPTED, "warning"))
+
+
+async def draw_entries(
+    sink: EntrySink,
+    status: StatusBar | None,
+    entries: list[Entry],
+    in_turn: bool = False,
+    prompt: str = "",
+) -> list[TurnView]:
+    """Feed a session's entries to ``TurnView``, as the live turns were drawn; returns the
+    views (their cards)."""
     from agent_tui.ui.render import TurnView
 
+    views: list[TurnView] = []
     view: TurnView | None = None
     text, thinking = "", ""  # an answer's blocks, drawn as one when the next thing comes
-    for item in replay_events(entries):
+    for item in replay_events(entries, in_turn):
         if isinstance(item, ev.TextDelta | ev.ThinkingDelta):
             if isinstance(item, ev.TextDelta):
                 text += item.text
@@ -65,18 +134,21 @@ async def draw_entries(sink: EntrySink, status: StatusBar | None, entries: list[
             await view.whole_answer(text, thinking)
         text, thinking = "", ""
         if isinstance(item, Cleared):
-            view = None  # only in the drawn tail after the last clear: nothing before it shows
+            view = None
         elif isinstance(item, ev.TurnStarted):
             if view is not None:
                 await view.end_answer()
             await sink.add(UserMessage(item.text))
             view = TurnView(sink, status, item.text)
+            views.append(view)
         else:
             if view is None:
-                view = TurnView(sink, status, "")
+                view = TurnView(sink, status, prompt)
+                views.append(view)
             await view.handle(item)
     if view is not None:
         await view.whole_answer(text, thinking)
+    return views
 
 
 async def start(app: AgentApp, begin: SessionStart) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 from agent_tui import events as ev
-from agent_tui.front.types import TurnRecord, UndoPlan, UndoReport, typed_text
+from agent_tui.front.types import TurnRecord, UndoPlan, UndoReport, turns_named, typed_text
 from agent_tui.ui.widgets.notes import MarkdownNote, Note, UserMessage
 
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ class RewindFlow:
             return
         report = await self._restore(records, force)
         if report is not None:
-            app.front.publish(ev.CheckpointRestored(report.files, None))
+            turns = turns_named(records)
+            app.front.publish(ev.CheckpointRestored(report.files, None, turns))
 
     async def _restore(
         self, records: list[TurnRecord], force: bool, *, show: bool = True
@@ -105,6 +106,7 @@ class RewindFlow:
         index, choice = picked
         text = dict(found)[index]
         files: tuple[str, ...] = ()
+        undone: tuple[int, ...] = ()
         said = "No file was changed from that prompt on."
         if choice in ("code", "both"):
             records = front.changes.rewind_targets(index)
@@ -113,6 +115,7 @@ class RewindFlow:
                 if report is None:
                     return  # cancelled: the conversation stays too
                 files, said = report.files, front.changes.describe(report, records)
+                undone = turns_named(records)
         to: int | None = None
         if choice in ("conversation", "both"):
             to = index
@@ -122,7 +125,7 @@ class RewindFlow:
             app.prompt_input.focus()
         if choice in ("code", "both"):
             await app.transcript.add(MarkdownNote(said))  # after the redraw, which cuts notes
-        front.publish(ev.CheckpointRestored(files, to))
+        front.publish(ev.CheckpointRestored(files, to, undone))
 
     def _files_from(self, index: int) -> int:
         paths = {p for r in self.app.front.changes.rewind_targets(index) for p in r.files}

@@ -153,7 +153,7 @@ def test_a_file_edited_by_hand_after_the_turn_is_skipped_with_a_note_then_force_
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     restored = [line for line in lines if line["type"] == "checkpoint_restored"]
     assert restored == [
-        {"type": "checkpoint_restored", "files": ["x.txt"], "conversation_to": None}
+        {"type": "checkpoint_restored", "files": ["x.txt"], "conversation_to": None, "turns": [0]}
     ]
 
 

@@ -3,6 +3,8 @@ does not say "Running"."""
 
 from __future__ import annotations
 
+import time
+
 from textual.widgets import Static
 
 from agent_tui.ui.widgets.tool_card import ToolCard
@@ -54,3 +56,33 @@ async def test_denied_call_card_says_not_run_instead_of_running(make_agent: Make
         assert card.state.status == "denied"
         assert "Running" not in header(card)
         assert header(card).startswith("⊘ $ Not run: rm -rf build")
+
+
+async def test_a_card_given_its_events_before_it_is_mounted_shows_them_once_mounted() -> None:
+    """A resumed turn's cards are drawn off-screen and mounted together: an error's details
+    and a running command's ticking tail must survive that."""
+    from textual.app import App
+
+    from agent_tui.ui.widgets.tool_card import CardState
+
+    class Host(App[None]):
+        pass
+
+    app = Host()
+    async with app.run_test() as pilot:
+        failed = ToolCard(CardState("c1", "read_file", "read", {"path": "gone.py"}, "Read"))
+        failed.set_finished("gone.py: no such file", True, None, "", 0.0)
+        running = ToolCard(CardState("c2", "run_in_terminal", "execute", {"command": "make"}))
+        running.set_decided(True, "allowed")
+        running.append_output("compiling\n")
+        await app.screen.mount_all([failed, running])
+        await pilot.pause()
+        details = failed.query_one(".details", Static)
+        assert "gone.py: no such file" in str(details.content) and details.display
+        assert running._ticker is not None  # the elapsed time ticks from the mount on
+        running.append_output("linking\n")  # drawn by the ticker, at most 10 times a second
+        tail = running.query_one(".tail", Static)
+        deadline = time.monotonic() + 10
+        while "linking" not in str(tail.content) and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert "compiling\nlinking" in str(tail.content) and tail.display

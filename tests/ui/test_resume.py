@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from agent_tui.agent.resume import attach_app
@@ -160,30 +161,39 @@ def _record_turns(workspace: Path, turns: int) -> None:
     recorder.close()
 
 
-async def test_a_long_session_draws_its_last_turns_and_earlier_ones_on_demand(
+async def test_a_long_session_draws_its_last_turn_and_earlier_ones_as_rows_opened_on_demand(
     make_agent: MakeAgent,
 ) -> None:
-    from agent_tui.ui.resume_flow import DRAWN_TURNS
+    from agent_tui.ui.resume_flow import ROWS_SHOWN
+    from agent_tui.ui.widgets.replayed_turn import TurnRow
     from agent_tui.ui.widgets.transcript import Transcript
 
     h = make_agent([])
-    turns = DRAWN_TURNS + 3
+    turns = ROWS_SHOWN + 4
     _record_turns(h.workspace, turns)
     start = attach_app(h.agent, cont=True, resume_id=None)
     assert start.loaded is not None and len(h.agent.conversation.messages) == 4 * turns
     async with running_app(h.agent, session=start, size=(100, 40)) as (app, pilot):
         await pilot.pause()
-        shown = [u.text for u in app.query(UserMessage)]
-        assert shown == [f"question {n}" for n in range(3, turns)]
-        assert len(app.query(ToolCard)) == DRAWN_TURNS
+        assert [u.text for u in app.query(UserMessage)] == [f"question {turns - 1}"]
+        assert len(app.query(ToolCard)) == 1
+        rows = list(app.query(TurnRow))
+        assert [str(r.render()) for r in rows] == [
+            f"▸ question {n} · 1 call · answer {n}"
+            for n in range(turns - 1 - ROWS_SHOWN, turns - 1)
+        ]
         transcript = app.query_one(Transcript)
-        assert len(transcript.hidden) == 3
-        await transcript.show_earlier()
-        await wait_until(pilot, lambda: len(app.query(UserMessage)) == turns, "earlier turns")
-        assert [u.text for u in app.query(UserMessage)] == [f"question {n}" for n in range(turns)]
+        assert len(transcript.hidden) == turns - 1 - ROWS_SHOWN
+        rows[-1].focus()
+        await pilot.press("enter")  # the row becomes the turn, drawn as it was
+        wanted = [f"question {turns - 2}", f"question {turns - 1}"]
+        await wait_until(pilot, lambda: [u.text for u in app.query(UserMessage)] == wanted, "it")
         cards = list(app.query(ToolCard))
-        assert len(cards) == turns and all(c.state.status == "done" for c in cards)
-        assert "answer 0" in [a.text for a in app.query(AssistantMessage)]
+        assert len(cards) == 2 and all(c.state.status == "done" for c in cards)
+        assert f"answer {turns - 2}" in [a.text for a in app.query(AssistantMessage)]
+        await transcript.show_earlier()
+        await wait_until(pilot, lambda: not transcript.hidden, "earlier rows")
+        assert len(app.query(TurnRow)) == turns - 2
 
 
 async def test_a_denied_call_and_a_notice_are_drawn_again_on_resume(make_agent: MakeAgent) -> None:
@@ -302,3 +312,23 @@ async def test_undo_clear_brings_back_the_old_session_and_appends_to_its_file(
     texts = [m.text for m in load(old_path).conversation.messages]
     assert texts == ["old topic", "before", "more on the old topic", "back again"]
     assert [m.text for m in load(new_path).conversation.messages] == ["new topic", "after"]
+
+
+@pytest.mark.parametrize(("turns", "calls"), [(2500, 1), (1, 1000), (40, 25)])
+async def test_resuming_a_session_of_any_size_mounts_a_screenful_of_widgets(
+    make_agent: MakeAgent, turns: int, calls: int
+) -> None:
+    """10,000 messages, a turn of 1,000 calls, 40 turns of 25: the transcript costs what is on
+    screen (before: every call of the last 6 turns was a mounted card, 1,000 in one turn)."""
+    from agent_tui.paths import state_dir
+    from tests.sessions.shapes import record_shape
+
+    h = make_agent([])
+    record_shape(state_dir(), h.workspace.resolve(), turns, calls)
+    start = attach_app(h.agent, cont=True, resume_id=None)
+    assert start.loaded is not None
+    assert len(h.agent.conversation.messages) == turns * (2 + 2 * calls)
+    async with running_app(h.agent, session=start) as (app, pilot):
+        await pilot.pause()
+        assert len(list(app.query("*"))) < 120
+        assert len(app.query(ToolCard)) <= 5

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from agent_tui import events as ev
+from agent_tui.agent.resume import attach_app
 from agent_tui.build import build_agent
 from agent_tui.config import load_config
 from agent_tui.ui.app import AgentApp
@@ -32,8 +33,11 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return ws
 
 
-def app_for(workspace: Path, fake: FakeLLM) -> tuple[AgentApp, list[ev.Event]]:
-    """The app around a real agent that may edit without asking; and the events it publishes."""
+def app_for(
+    workspace: Path, fake: FakeLLM, *, session: str = ""
+) -> tuple[AgentApp, list[ev.Event]]:
+    """The app around a real agent that may edit without asking; and the events it publishes.
+    ``session``: "new" saves a new session, "continue" resumes the last one (as the CLI does)."""
     settings = {
         "provider": "anthropic",
         "base_url": fake.url,
@@ -50,6 +54,9 @@ def app_for(workspace: Path, fake: FakeLLM) -> tuple[AgentApp, list[ev.Event]]:
     agent = build_agent(config)
     published: list[ev.Event] = []
     agent.listeners.append(published.append)
+    if session:
+        start = attach_app(agent, cont=session == "continue", resume_id=None)
+        return AgentApp(agent, session=start), published
     return AgentApp(agent), published
 
 
@@ -113,10 +120,10 @@ async def test_undo_asks_about_a_file_edited_by_hand_and_never_clobbers_it_silen
     x, y = (workspace / "x.txt").read_bytes(), (workspace / "y.txt").read_bytes()
     if answer == "k":  # keep the hand edit, undo the rest
         assert (x, y) == (b"ONE plus my edit\n", b"two\n")
-        assert published == [ev.CheckpointRestored(("y.txt",), None)]
+        assert published == [ev.CheckpointRestored(("y.txt",), None, (0,))]
     elif answer == "o":
         assert (x, y) == (b"one\n", b"two\n")
-        assert published == [ev.CheckpointRestored(("x.txt", "y.txt"), None)]
+        assert published == [ev.CheckpointRestored(("x.txt", "y.txt"), None, (0,))]
     else:  # cancelled: nothing changed
         assert (x, y) == (b"ONE plus my edit\n", b"TWO\n")
         assert published == []
@@ -184,7 +191,7 @@ async def test_rewind_both_restores_the_code_and_the_conversation_from_an_earlie
     # Newest turn first: its edit and its new file, then the first turn's edit.
     assert published == [
         ev.ConversationRewound(0),
-        ev.CheckpointRestored(("y.txt", "x.txt", "made.txt"), 0),
+        ev.CheckpointRestored(("y.txt", "x.txt", "made.txt"), 0, (4, 0)),
     ]
 
 

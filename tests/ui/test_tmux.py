@@ -97,3 +97,12 @@ def test_tmux_clear_starts_a_session_and_quitting_names_it(size: tuple[str, str]
     proc = run_tmux_script("tmux_session_check.sh", *size)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux session check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("how", ["kill", "quit"])
+def test_tmux_resume_after_the_app_ended_mid_command_shows_the_call_interrupted(how: str) -> None:
+    """The app killed (or quit with Ctrl+C twice) while an approved command runs; ``--continue``
+    shows that call as interrupted, not as running for ever (issue 23 item 5)."""
+    proc = run_tmux_script("tmux_resume_check.sh", how)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux resume check: OK" in proc.stdout

@@ -166,8 +166,13 @@ class ToolCard(Vertical):
         yield self._diff
         yield self._tail
         yield self._toggle
+        if self.details_open:  # set before mounting (a resumed call's error): drawn with the rest
+            self._details = Static(classes="details", markup=False)
+            yield self._details
 
     def on_mount(self) -> None:
+        if self.live is not None and self._ticker is None and self.state.status == "running":
+            self._ticker = self.set_interval(REDRAW_INTERVAL_S, self._draw_live)
         self._refresh_all()
 
     def _details_text(self) -> str:
@@ -200,10 +205,11 @@ class ToolCard(Vertical):
         self._tail.display = bool(s.tail) and s.status == "running"
         what = "input and output" if s.output else "input"
         self._toggle.update(f"{'▼' if self.details_open else '▶'} {what}")
-        if self.details_open:
+        if self.details_open and self.is_mounted:
             if self._details is None:
                 self._details = Static(classes="details", markup=False)
                 self.mount(self._details)
+        if self.details_open and self._details is not None:
             self._details.update(visible(self._details_text()))
             self._details.set_class(s.status == "error", "-error-output")
         if self._details is not None:
@@ -247,7 +253,8 @@ class ToolCard(Vertical):
     def _start_live(self) -> LiveOutput:
         if self.live is None:
             self.live = LiveOutput(app_clock(self))
-            self._ticker = self.set_interval(REDRAW_INTERVAL_S, self._draw_live)
+            if self.is_mounted:  # else on_mount starts it (a card drawn before it is mounted)
+                self._ticker = self.set_interval(REDRAW_INTERVAL_S, self._draw_live)
         return self.live
 
     def append_output(self, text: str) -> None:
@@ -299,6 +306,17 @@ class ToolCard(Vertical):
         """The turn was cancelled while this call ran or waited: it ends, saying so."""
         self.set_finished("cancelled", True, None, "", 0.0)
         self.state.message = self._final_title("Cancelled")
+        self._refresh_all()
+
+    def set_interrupted(self) -> None:
+        """A resumed session's call that never ended: the app was closed while it ran."""
+        self.set_finished("interrupted: the app was closed while it ran", True, None, "", 0.0)
+        self.state.message = self._final_title("Interrupted")
+        self._refresh_all()
+
+    def set_undone(self) -> None:
+        """/undo (or /rewind of the code) put back what this call changed."""
+        self.state.note = "undone"
         self._refresh_all()
 
     def _final_title(self, outcome: str) -> str:

@@ -74,6 +74,11 @@ class Transcript(VerticalScroll):
         await self._prune()
         return widget
 
+    async def add_all(self, widgets: list[Widget]) -> None:
+        """Mount ``widgets`` at the end at once, then prune as ``add`` does."""
+        await self.mount_all(widgets)
+        await self._prune()
+
     async def _prune(self) -> None:
         entries = self.entries
         excess = len(entries) - self.max_mounted

@@ -1,0 +1,194 @@
+"""The turns of a saved session as the conversation now stands: one pure function of its lines.
+
+The file is a log: a turn rewound by ``/rewind`` (or cleared by ``/clear``) is still in it, an
+``/undo`` is a ``checkpoint_restored`` line after the turn it undid, and a turn the app was closed
+in has no ``turn_finished``. :func:`turns_as_they_stand` reads that log into the turns to show:
+
+- a ``rewind`` line written outside a turn (``/rewind``, ``/clear``: a command's, after its
+  ``command_handled``) removes the turns whose prompt it cut off, and those started after them;
+  one written inside a turn is the turn rewriting its own tail (an unanswered turn, merged
+  messages) and removes nothing;
+- ``checkpoint_restored`` marks the turns it names (by their prompt's message index) ``undone``;
+- a turn with no ``turn_finished`` before the next turn or command is ``interrupted``.
+
+Only event lines that decide this are parsed (a turn's start, an undo): a 10,000-message
+session is read without decoding its events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agent_tui.conversation import Message, TextBlock
+from agent_tui.sessions.loader import CompactionEntry, MessageEntry, RawEvent, RewindEntry
+
+Line = MessageEntry | RewindEntry | CompactionEntry | RawEvent
+NO_TURN = -1
+
+
+@dataclass
+class TurnSpan:
+    """One turn: ``entries[start:end]`` (its events, and the commands' up to the next turn).
+
+    Attributes:
+        prompt: the text as typed.
+        calls: tool calls started in it.
+        answer: the first line of its last answer ("" when it has none yet).
+        finished: its ``turn_finished`` was written (False: the app was closed during it).
+        undone: ``/undo`` (or ``/rewind`` of the code) put back the files it changed.
+    """
+
+    start: int
+    end: int
+    prompt: str
+    calls: int = 0
+    answer: str = ""
+    finished: bool = False
+    undone: bool = False
+
+    @property
+    def interrupted(self) -> bool:
+        return not self.finished
+
+
+@dataclass
+class _Walk:
+    """The state of the walk: the turns so far and, per message now in the conversation,
+    its role and the turn it is the prompt of (NO_TURN for any other message)."""
+
+    turns: list[TurnSpan] = field(default_factory=list)
+    slots: list[tuple[str, int]] = field(default_factory=list)
+    dropped: set[int] = field(default_factory=set)
+    current: int | None = None  # the turn running at this point of the file
+    prompted: bool = False  # the current turn's prompt message was seen
+
+
+def turns_as_they_stand(lines: Sequence[Line]) -> list[TurnSpan]:
+    """The turns to show of a session whose entries are ``lines`` (``LoadedSession.entries``)."""
+    walk = _walk(lines)
+    for turn, following in zip(walk.turns, walk.turns[1:], strict=False):
+        turn.end = following.start
+    if walk.turns:
+        walk.turns[-1].end = len(lines)
+    return [t for i, t in enumerate(walk.turns) if i not in walk.dropped]
+
+
+def _event(walk: _Walk, n: int, line: RawEvent) -> None:
+    kind = line.kind
+    if kind == "turn_started":
+        walk.turns.append(TurnSpan(n, n + 1, str(_parsed(line).get("text", ""))))
+        walk.current, walk.prompted = len(walk.turns) - 1, False
+    elif kind == "tool_call_started" and walk.turns:
+        walk.turns[-1].calls += 1
+    elif kind == "turn_finished":
+        if walk.current is not None:
+            walk.turns[walk.current].finished = True
+        walk.current = None
+    elif kind == "command_handled":
+        walk.current = None  # a command between turns: its rewind is the user's
+    elif kind == "checkpoint_restored":
+        named = _parsed(line).get("turns")
+        for index in named if isinstance(named, list) else ():
+            if isinstance(index, int) and 0 <= index < len(walk.slots):
+                owner = walk.slots[index][1]
+                if owner != NO_TURN:
+                    walk.turns[owner].undone = True
+
+
+def _message(walk: _Walk, entry: MessageEntry) -> None:
+    message = entry.message
+    owner = NO_TURN
+    if walk.current is not None and message.role == "user" and not walk.prompted:
+        if any(isinstance(b, TextBlock) for b in message.content):  # not only tool results
+            owner, walk.prompted = walk.current, True
+    del walk.slots[entry.index :]
+    walk.slots.append((message.role, owner))
+    if walk.turns and message.role == "assistant" and (line := _first_line(message)):
+        walk.turns[-1].answer = line
+
+
+def _rewind(walk: _Walk, to: int) -> None:
+    if walk.current is None:  # the user's: the turns whose prompts it cut off go
+        cut = [owner for _, owner in walk.slots[to:] if owner != NO_TURN]
+        first = min(cut) if cut else None
+        if to == 0:
+            first = 0
+        if first is not None:
+            walk.dropped.update(range(first, len(walk.turns)))
+    del walk.slots[to:]
+
+
+def _compaction(walk: _Walk, upto: int) -> None:
+    """As ``Conversation.compact``: a kept user message takes the summary in front."""
+    if not 0 < upto < len(walk.slots):
+        return
+    kept = walk.slots[upto:]
+    walk.slots[:] = kept if kept[0][0] == "user" else [("user", NO_TURN), *kept]
+
+
+def _parsed(line: RawEvent) -> dict[str, object]:
+    try:
+        value = json.loads(line.raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _first_line(message: Message) -> str:
+    for block in reversed(message.content):
+        if isinstance(block, TextBlock) and block.text.strip():
+            return block.text.strip().splitlines()[0]
+    return ""
+
+
+def round_starts(lines: Sequence[Line], start: int, end: int) -> list[int]:
+    """Where each tool round of ``lines[start:end]`` begins: the answer message written just
+    before its first ``tool_call_started`` (calls of one round stay together: their results
+    may come after the next call's start)."""
+    found: list[int] = []
+    for n in range(start, end):
+        line = lines[n]
+        if not (isinstance(line, RawEvent) and line.kind == "tool_call_started"):
+            continue
+        if found and not isinstance(lines[n - 1], MessageEntry):
+            continue  # another call of the same round
+        begin = n
+        while begin - 1 > start and isinstance(lines[begin - 1], MessageEntry):
+            begin -= 1
+        found.append(begin)
+    return found
+
+
+def calls_in(lines: Sequence[Line], start: int, end: int) -> int:
+    """How many tool calls start in ``lines[start:end]``."""
+    return sum(
+        1
+        for n in range(start, end)
+        if isinstance(r := lines[n], RawEvent) and r.kind == "tool_call_started"
+    )
+
+
+def prompts_as_typed(lines: Sequence[Line]) -> dict[int, str]:
+    """The prompt of each turn still in the conversation, as typed, by its message index."""
+    walk = _walk(lines)
+    return {
+        index: walk.turns[owner].prompt
+        for index, (_, owner) in enumerate(walk.slots)
+        if owner != NO_TURN and owner not in walk.dropped
+    }
+
+
+def _walk(lines: Sequence[Line]) -> _Walk:
+    walk = _Walk()
+    for n, line in enumerate(lines):
+        if isinstance(line, RawEvent):
+            _event(walk, n, line)
+        elif isinstance(line, MessageEntry):
+            _message(walk, line)
+        elif isinstance(line, RewindEntry):
+            _rewind(walk, line.to)
+        else:
+            _compaction(walk, line.upto)
+    return walk
