@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from agent_tui.acp.handshake import initialize_result
 from agent_tui.acp.session import AcpSession
 from agent_tui.errors import AgentError
 from agent_tui.modes import Mode
+from agent_tui.text_safety import one_line
 
 if TYPE_CHECKING:
     from acp.helpers import ContentBlock
@@ -26,13 +28,16 @@ if TYPE_CHECKING:
     from acp.schema import (
         AuthenticateResponse,
         InitializeResponse,
+        ListSessionsResponse,
         LoadSessionResponse,
         NewSessionResponse,
         PromptResponse,
+        SessionInfo,
         SetSessionModeResponse,
     )
 
     from agent_tui.front import Front
+    from agent_tui.front.types import SessionInfo as SavedSession
 
 logger = logging.getLogger(__name__)
 # workspace, the config layer of the client's MCP servers -> a Front on a new session there.
@@ -98,6 +103,24 @@ class AcpServer:
         await session.replay(loaded)  # before the answer, as the protocol asks
         self._later(session.announce())
         return LoadSessionResponse(modes=session.modes())
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **_: Any
+    ) -> ListSessionsResponse:
+        """The saved sessions of ``cwd`` (none given: of every folder), newest first, titled by
+        their first prompt; all in one page (the app keeps a bounded number)."""
+        from acp import RequestError
+        from acp.schema import ListSessionsResponse
+
+        from agent_tui.front.sessions import saved_sessions
+
+        if cursor is not None:  # no answer of ours has a next page
+            raise RequestError.invalid_params({"cursor": "unknown cursor"})
+        workspace = Path(cwd) if cwd is not None else None
+        if workspace is not None and not workspace.is_absolute():
+            raise RequestError.invalid_params({"cwd": "must be an absolute path"})
+        listed = saved_sessions(workspace.resolve() if workspace is not None else None)
+        return ListSessionsResponse(sessions=[_listed(info) for info in listed])
 
     async def set_session_mode(
         self, mode_id: str, session_id: str, **_: Any
@@ -166,3 +189,16 @@ class AcpServer:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _listed(info: SavedSession) -> SessionInfo:
+    """A saved session as ``session/list`` shows it (its title is the first prompt)."""
+    from acp.schema import SessionInfo
+
+    updated = datetime.fromtimestamp(info.modified, tz=UTC)
+    return SessionInfo(
+        session_id=info.id,
+        cwd=info.workspace,
+        title=one_line(info.title) or None,
+        updated_at=updated.isoformat(timespec="seconds").replace("+00:00", "Z"),
+    )
