@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
 from agent_tui import __version__
@@ -28,16 +27,6 @@ AUTH_HELP = (
 )
 # A first line longer than this is not read here: the library reads it (with its own limit).
 MAX_FIRST_LINE = 1 << 20
-
-
-@dataclass
-class Handshake:
-    """What the early read found: the client's capabilities if ``initialize`` was answered, and
-    the bytes read past it, which the library must still see."""
-
-    answered: bool = False
-    client_capabilities: dict[str, Any] = field(default_factory=dict)
-    leftover: bytes = b""
 
 
 def initialize_result(requested: int) -> dict[str, Any]:
@@ -55,14 +44,18 @@ def initialize_result(requested: int) -> dict[str, Any]:
     }
 
 
-def answer_initialize(stdin_fd: int, protocol_out: int) -> Handshake:
+def answer_initialize(stdin_fd: int, protocol_out: int) -> bytes:
     """Read the first line of ``stdin_fd``; if it is ``initialize``, answer it on
-    ``protocol_out``. Blocks until a line (or end of input) arrives."""
+    ``protocol_out``. Blocks until a line (or end of input) arrives.
+
+    Returns:
+        What the library must still read: the bytes past the answered line, or all of them.
+    """
     read = _first_line(stdin_fd)
     line, newline, rest = read.partition(b"\n")
     request = _initialize_request(line) if newline else None
     if request is None:
-        return Handshake(leftover=read)
+        return read
     params = request["params"]
     answer = {
         "jsonrpc": "2.0",
@@ -70,8 +63,7 @@ def answer_initialize(stdin_fd: int, protocol_out: int) -> Handshake:
         "result": initialize_result(params["protocolVersion"]),
     }
     _write_all(protocol_out, json.dumps(answer).encode() + b"\n")
-    capabilities = params.get("clientCapabilities")
-    return Handshake(True, capabilities if isinstance(capabilities, dict) else {}, rest)
+    return rest
 
 
 def _first_line(fd: int) -> bytes:

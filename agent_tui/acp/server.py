@@ -52,20 +52,14 @@ class AcpServer:
         self._client: Client | None = None
         self.sessions: dict[str, AcpSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        # What the client offers (``initialize``'s clientCapabilities, as JSON).
-        self.client_capabilities: dict[str, Any] = {}
 
     def on_connect(self, conn: Client) -> None:
         self._client = conn
 
-    async def initialize(
-        self, protocol_version: int, client_capabilities: Any = None, **_: Any
-    ) -> InitializeResponse:
+    async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
         """A client whose first line was not ``initialize`` (``handshake`` answers the usual one)."""
         from acp.schema import InitializeResponse
 
-        if client_capabilities is not None:
-            self.client_capabilities = client_capabilities.model_dump(by_alias=True)
         return InitializeResponse.model_validate(initialize_result(protocol_version))
 
     async def authenticate(self, method_id: str, **_: Any) -> AuthenticateResponse | None:

@@ -21,16 +21,15 @@ if TYPE_CHECKING:
 def run_acp(make_front: MakeFront) -> int:
     """Serve ACP on stdin/stdout until the client closes stdin; returns the exit code."""
     protocol_out = _protocol_stdout()
-    handshake = answer_initialize(sys.stdin.fileno(), protocol_out)
+    leftover = answer_initialize(sys.stdin.fileno(), protocol_out)
     from agent_tui.acp.server import AcpServer
 
     server = AcpServer(make_front)
-    server.client_capabilities = handshake.client_capabilities
 
     async def main() -> None:
         from acp import Agent, run_agent
 
-        reader, writer = await _stdio_streams(protocol_out, handshake.leftover)
+        reader, writer = await _stdio_streams(protocol_out, leftover)
         try:
             await run_agent(cast(Agent, server), writer, reader)
         finally:

@@ -22,7 +22,7 @@ INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 0,
     "method": "initialize",
-    "params": {"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": True}}},
+    "params": {"protocolVersion": 1, "clientCapabilities": {}},
 }
 
 
