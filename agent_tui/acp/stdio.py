@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 def run_acp(make_front: MakeFront) -> int:
     """Serve ACP on stdin/stdout until the client closes stdin; returns the exit code."""
     protocol_out = _protocol_stdout()
-    leftover = answer_initialize(sys.stdin.fileno(), protocol_out)
+    try:
+        leftover = answer_initialize(sys.stdin.fileno(), protocol_out)
+    except KeyboardInterrupt:  # Ctrl+C before the client said anything
+        return 130
     from agent_tui.acp.server import AcpServer
 
     server = AcpServer(make_front)
