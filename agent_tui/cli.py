@@ -313,7 +313,7 @@ def _acp_command(argv: list[str]) -> int:
     if args.prompt is not None or args.continue_session or args.resume is not None:
         raise UsageError("agent-tui acp: -p, --continue and --resume are the editor's to choose")
     _open_state_dir()
-    from agent_tui.acp.server import run_acp
+    from agent_tui.acp.stdio import run_acp
 
     return run_acp(lambda workspace, layer: _acp_front(args, workspace, layer))
 

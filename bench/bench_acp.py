@@ -93,6 +93,7 @@ def summary(name: str, values: list[float]) -> str:
 
 
 async def main(runs: int) -> None:
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp, FakeLLM(ANSWER * (2 * runs + 2)) as fake:
         ws = Path(tmp) / "ws"
         ws.mkdir()
@@ -112,7 +113,7 @@ async def main(runs: int) -> None:
         for _ in range(runs):
             acp_times.append(await acp_run(fake, ws, env))
             p_times.append(await p_run(fake, ws, env))
-    print(f"load average {os.getloadavg()[0]:.2f}, {runs} pairs")
+    print(f"load average {load_before:.2f} -> {os.getloadavg()[0]:.2f}, {runs} pairs")
     print(summary("acp  session/prompt -> first agent_message_chunk", [t[2] for t in acp_times]))
     print(summary("-p   spawn -> first answer byte", p_times))
     print(summary("acp  spawn -> initialize answered", [t[0] for t in acp_times]))

@@ -1,5 +1,5 @@
 """The agent side of ACP: ``initialize``, sessions (new, load, modes), ``prompt``, ``cancel``;
-and ``run_acp``, which serves it on stdio.
+``stdio.run_acp`` serves it on stdio.
 
 A session's workspace is the ``cwd`` the client sends: the CLI's ``make_front`` builds an agent
 there as ``agent-tui`` started in that folder would (its config, trust, grants, sandbox) and
@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from agent_tui import __version__
+from agent_tui.acp.handshake import initialize_result
 from agent_tui.acp.session import AcpSession
 from agent_tui.errors import AgentError
 from agent_tui.modes import Mode
+from agent_tui.text_safety import one_line
 
 if TYPE_CHECKING:
     from acp.helpers import ContentBlock
@@ -28,22 +28,20 @@ if TYPE_CHECKING:
     from acp.schema import (
         AuthenticateResponse,
         InitializeResponse,
+        ListSessionsResponse,
         LoadSessionResponse,
         NewSessionResponse,
         PromptResponse,
+        SessionInfo,
         SetSessionModeResponse,
     )
 
     from agent_tui.front import Front
+    from agent_tui.front.types import SessionInfo as SavedSession
 
 logger = logging.getLogger(__name__)
 # workspace, the config layer of the client's MCP servers -> a Front on a new session there.
 MakeFront = Callable[[Path, dict[str, Any]], "Front"]
-AUTH_METHOD = "env-api-key"
-AUTH_HELP = (
-    "agent-tui reads its API key from the environment it is started with: set ANTHROPIC_API_KEY "
-    "or OPENAI_API_KEY (or a local server's --base-url) where the editor starts agent-tui acp."
-)
 
 
 class AcpServer:
@@ -59,27 +57,10 @@ class AcpServer:
         self._client = conn
 
     async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
-        from acp import PROTOCOL_VERSION
-        from acp.schema import (
-            AgentCapabilities,
-            AuthMethodAgent,
-            Implementation,
-            InitializeResponse,
-            McpCapabilities,
-            PromptCapabilities,
-        )
+        """A client whose first line was not ``initialize`` (``handshake`` answers the usual one)."""
+        from acp.schema import InitializeResponse
 
-        capabilities = AgentCapabilities(
-            load_session=True,
-            prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
-            mcp_capabilities=McpCapabilities(http=True),  # stdio servers need no capability
-        )
-        return InitializeResponse(
-            protocol_version=min(protocol_version, PROTOCOL_VERSION),
-            agent_capabilities=capabilities,
-            auth_methods=[AuthMethodAgent(id=AUTH_METHOD, name="API key", description=AUTH_HELP)],
-            agent_info=Implementation(name="agent-tui", title="agent-tui", version=__version__),
-        )
+        return InitializeResponse.model_validate(initialize_result(protocol_version))
 
     async def authenticate(self, method_id: str, **_: Any) -> AuthenticateResponse | None:
         from acp.schema import AuthenticateResponse
@@ -116,6 +97,24 @@ class AcpServer:
         await session.replay(loaded)  # before the answer, as the protocol asks
         self._later(session.announce())
         return LoadSessionResponse(modes=session.modes())
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **_: Any
+    ) -> ListSessionsResponse:
+        """The saved sessions of ``cwd`` (none given: of every folder), newest first, titled by
+        their first prompt; all in one page (the app keeps a bounded number)."""
+        from acp import RequestError
+        from acp.schema import ListSessionsResponse
+
+        from agent_tui.front.sessions import saved_sessions
+
+        if cursor is not None:  # no answer of ours has a next page
+            raise RequestError.invalid_params({"cursor": "unknown cursor"})
+        workspace = Path(cwd) if cwd is not None else None
+        if workspace is not None and not workspace.is_absolute():
+            raise RequestError.invalid_params({"cwd": "must be an absolute path"})
+        listed = saved_sessions(workspace.resolve() if workspace is not None else None)
+        return ListSessionsResponse(sessions=[_listed(info) for info in listed])
 
     async def set_session_mode(
         self, mode_id: str, session_id: str, **_: Any
@@ -186,56 +185,14 @@ class AcpServer:
         task.add_done_callback(self._tasks.discard)
 
 
-def run_acp(make_front: MakeFront) -> int:
-    """Serve ACP on stdin/stdout until the client closes stdin; returns the exit code."""
-    protocol_out = _protocol_stdout()
-    server = AcpServer(make_front)
+def _listed(info: SavedSession) -> SessionInfo:
+    """A saved session as ``session/list`` shows it (its title is the first prompt)."""
+    from acp.schema import SessionInfo
 
-    async def main() -> None:
-        from acp import Agent, run_agent
-
-        reader, writer = await _stdio_streams(protocol_out)
-        try:
-            # The methods left out (session/list, fork, resume…) answer "method not found":
-            # the library's router looks each one up on the object.
-            await run_agent(cast(Agent, server), writer, reader)
-        finally:
-            await server.aclose()
-
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        return 130
-    return 0
-
-
-def _protocol_stdout() -> int:
-    """A private copy of stdout for the protocol; fd 1 (and ``sys.stdout``) then point to stderr,
-    so nothing else — a child process, a stray print — can corrupt the JSON-RPC stream."""
-    sys.stdout.flush()
-    protocol_out = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return protocol_out
-
-
-async def _stdio_streams(
-    protocol_out: int,
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
-
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=DEFAULT_STDIO_BUFFER_LIMIT_BYTES)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    out = os.fdopen(protocol_out, "wb", buffering=0)
-    transport, protocol = await loop.connect_write_pipe(_WriteProtocol, out)
-    return reader, asyncio.StreamWriter(transport, protocol, None, loop)
-
-
-class _WriteProtocol(asyncio.streams.FlowControlMixin):
-    """Flow control for the protocol's pipe (``drain`` waits while the client reads slowly)."""
-
-    def _get_close_waiter(self, stream: asyncio.StreamWriter) -> asyncio.Future[None]:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        future.set_result(None)
-        return future
+    updated = datetime.fromtimestamp(info.modified, tz=UTC)
+    return SessionInfo(
+        session_id=info.id,
+        cwd=info.workspace,
+        title=one_line(info.title) or None,
+        updated_at=updated.isoformat(timespec="seconds").replace("+00:00", "Z"),
+    )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.acp import permission, updates
+from agent_tui.acp.live_output import LiveOutput
 from agent_tui.acp.prompt import to_user_input
 from agent_tui.front.types import LoadedSession, compaction_note, replay_events
 from agent_tui.modes import CYCLE, Mode
@@ -40,6 +41,7 @@ class AcpSession:
         self._cancelled = False
         self._kinds: dict[str, str] = {}  # call id -> the tool's kind, from its start
         self._usage: Any = None
+        self._live = LiveOutput(self._send_output)  # running commands' output, throttled
 
     # ---- what the client learns outside a turn ----------------------------------------------
 
@@ -124,8 +126,11 @@ class AcpSession:
         from acp.schema import PromptResponse
 
         stop = "end_turn"
-        async for event in self.front.submit(request):
-            stop = await self._handle(event) or stop
+        try:
+            async for event in self.front.submit(request):
+                stop = await self._handle(event) or stop
+        finally:
+            self._live.close()
         return PromptResponse(stop_reason=stop, usage=self._usage)  # type: ignore[arg-type]
 
     async def _handle(self, event: ev.Event) -> str | None:
@@ -157,7 +162,10 @@ class AcpSession:
                 await self._send(updates.tool_start(event))
             case ev.ToolCallDecided():
                 await self._send(updates.tool_decided(event))
+            case ev.ToolOutputDelta():
+                await self._live.feed(event.call_id, event.text)
             case ev.ToolCallFinished():
+                self._live.finish(event.call_id)
                 await self._send(updates.tool_finished(event, self._kinds.pop(event.call_id, "")))
             case ev.UsageUpdated():
                 if (usage := updates.usage(event)) is not None:
@@ -183,6 +191,9 @@ class AcpSession:
             # Cancelled or failed: a denial, never an approval.
             if not event.decision.done():
                 event.decision.set_result(permission.decision(response, event.suggested_pattern))
+
+    async def _send_output(self, call_id: str, output: str) -> None:
+        await self._send(updates.tool_output(call_id, output))
 
     async def _send(self, update: Any) -> None:
         await self.client.session_update(session_id=self.id, update=update)

@@ -134,6 +134,15 @@ def tool_decided(event: ev.ToolCallDecided) -> ToolCallProgress:
     )
 
 
+def tool_output(call_id: str, output: str) -> ToolCallProgress:
+    """A running call's output so far (a command's, while it runs)."""
+    from acp import tool_content, update_tool_call
+    from acp.schema import TextContentBlock
+
+    block = TextContentBlock(type="text", text=visible(output))
+    return update_tool_call(call_id, status="in_progress", content=[tool_content(block)])
+
+
 def tool_finished(event: ev.ToolCallFinished, kind: str) -> ToolCallProgress:
     """Done or failed, with the result as text (a command's output; an edit keeps its diff)."""
     from acp import tool_content, update_tool_call

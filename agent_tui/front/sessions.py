@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -9,6 +10,16 @@ if TYPE_CHECKING:
     from agent_tui.front.grants import Grants
     from agent_tui.sessions.loader import LoadedSession
     from agent_tui.sessions.store import SessionInfo
+
+
+def saved_sessions(workspace: Path | None) -> list[SessionInfo]:
+    """The saved sessions of ``workspace`` (None: of every workspace), newest first; for a front
+    end that lists them before it has a ``Front`` (ACP's ``session/list``)."""
+    from agent_tui.paths import state_dir
+    from agent_tui.sessions.store import SessionStore
+
+    store = SessionStore(state_dir(), workspace or Path.cwd())
+    return store.list() if workspace is not None else store.list_everywhere()
 
 
 class Sessions:

@@ -133,6 +133,15 @@ class SessionStore:
         except OSError:
             return
 
+    def list_everywhere(self) -> list[SessionInfo]:
+        """Every workspace's sessions, newest (last written) first."""
+        try:
+            paths = [p for p in self.root.glob(f"*/*{SUFFIX}") if valid_id(p.stem)]
+        except OSError:
+            return []
+        infos = [i for p in paths if (i := _info(p, count=False)) is not None]
+        return sorted(infos, key=lambda i: (i.modified, i.id), reverse=True)
+
     def list(self, *, counts: bool = False) -> list[SessionInfo]:
         """This workspace's sessions, newest (last written) first."""
         infos = [i for p in self._paths() if (i := _info(p, count=counts)) is not None]

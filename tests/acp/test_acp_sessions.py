@@ -140,3 +140,29 @@ async def test_the_clients_mcp_servers_start_for_the_session(
         await conn.prompt(session_id=session.session_id, prompt=[text_block("time?")])
     offered = [tool["name"] for tool in fake_llm.requests[-1]["tools"]]
     assert any("clock" in name and "time" in name for name in offered), offered
+
+
+async def test_list_gives_the_folders_sessions_newest_first_titled_by_their_first_prompt(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    ws = new_workspace(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    fake_llm.set_script([{"text": "one"}, {"text": "two"}, {"text": "three"}])
+    client = RecordingClient()
+    async with acp_agent(ws, fake_llm, client, home=tmp_path) as conn:
+        ids = []
+        for cwd, text in ((ws, "first \x1b[31mtask"), (ws, "second task"), (other, "elsewhere")):
+            session = await conn.new_session(cwd=str(cwd), mcp_servers=[])
+            await conn.prompt(session_id=session.session_id, prompt=[text_block(text)])
+            ids.append(session.session_id)
+        here = await conn.list_sessions(cwd=str(ws))
+        everywhere = await conn.list_sessions()
+    assert [(s.session_id, s.title) for s in here.sessions] == [
+        (ids[1], "second task"),
+        (ids[0], "first ␛[31mtask"),  # a control character is shown, not sent raw
+    ]
+    assert {s.cwd for s in here.sessions} == {str(ws.resolve())}
+    assert all(s.updated_at and s.updated_at.endswith("Z") for s in here.sessions)
+    assert [s.session_id for s in everywhere.sessions] == [ids[2], ids[1], ids[0]]
+    assert here.next_cursor is None
