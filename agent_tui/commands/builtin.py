@@ -35,6 +35,7 @@ INPUT_HELP = (
     "| `!command` | runs a shell command yourself (no model, no approval); its output goes "
     "with your next prompt |",
     "| Ctrl+G | edits the prompt in `$VISUAL` / `$EDITOR` |",
+    "| Ctrl+O | opens the newest one-line earlier turn of a resumed session |",
     "| Esc Esc | on an empty prompt: brings back the previous prompt to edit |",
     "| `/copy` | copies the last answer (OSC 52); `/copy pick` chooses an answer or code block |",
 )

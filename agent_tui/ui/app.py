@@ -90,6 +90,9 @@ class AgentApp(App[int]):
         Binding("shift+tab", "cycle_mode", "Mode", priority=True, key_display="⇧⇥"),
         Binding("ctrl+t", "tools", "Tools"),
         Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
+        Binding(
+            "ctrl+o", "open_earlier", "Open earlier", show=False
+        ),  # a resumed transcript's rows
         Binding("f1", "help", "Help"),
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
         Binding("ctrl+q", "quit", "Quit", show=False),
@@ -540,6 +543,16 @@ class AgentApp(App[int]):
             return
         self.front.tools.set_disabled(disabled)
         self.notify(f"{plural(len(disabled), 'tool')} disabled for this workspace")
+
+    async def action_open_earlier(self) -> None:
+        """Open the newest one-line entry of a resumed transcript (an earlier turn, or the last
+        turn's earlier calls): rows take Enter or a click, but typing stays in the prompt."""
+        from agent_tui.ui.widgets.replayed_turn import Expander
+
+        rows = list(self.transcript.query(Expander))
+        if rows:
+            await rows[-1].action_expand()
+            self.prompt_input.focus()
 
     def action_help(self) -> None:
         from agent_tui.ui.screens.help import HelpScreen

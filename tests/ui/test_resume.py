@@ -196,6 +196,30 @@ async def test_a_long_session_draws_its_last_turn_and_earlier_ones_as_rows_opene
         assert len(app.query(TurnRow)) == turns - 2
 
 
+async def test_ctrl_o_opens_the_newest_row_while_typing_stays_in_the_prompt(
+    make_agent: MakeAgent,
+) -> None:
+    """Rows take Enter only when focused, and typing always lands in the prompt: a keyboard user
+    opens them with Ctrl+O, newest first, and the prompt keeps the focus (and what was typed)."""
+    from agent_tui.ui.widgets.replayed_turn import TurnRow
+
+    h = make_agent([])
+    _record_turns(h.workspace, 3)
+    start = attach_app(h.agent, cont=True, resume_id=None)
+    async with running_app(h.agent, session=start, size=(100, 40)) as (app, pilot):
+        await pilot.pause()
+        assert len(app.query(TurnRow)) == 2
+        await pilot.press(*"half typed", "ctrl+o")
+        wanted = ["question 1", "question 2"]
+        await wait_until(pilot, lambda: [u.text for u in app.query(UserMessage)] == wanted, "it")
+        await pilot.press("ctrl+o")
+        wanted = ["question 0", *wanted]
+        await wait_until(pilot, lambda: [u.text for u in app.query(UserMessage)] == wanted, "all")
+        assert not app.query(TurnRow)
+        assert app.focused is app.prompt_input
+        assert app.prompt_input.text == "half typed"
+
+
 async def test_a_denied_call_and_a_notice_are_drawn_again_on_resume(make_agent: MakeAgent) -> None:
     first = make_agent(
         [

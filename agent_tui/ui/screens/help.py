@@ -29,6 +29,7 @@ KEYS = (
     ("Esc", "cancel the running turn (queued messages come back to the prompt)"),
     ("Esc Esc", "on an empty prompt: bring back the previous prompt to edit"),
     ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Ctrl+O", "open the newest one-line earlier turn of a resumed session"),
     ("Shift+Tab", "mode: ask → accept edits (edits in the workspace run) → plan (read-only)"),
     (
         "1 / 2 / Esc after a plan",

@@ -49,12 +49,12 @@ def _cut(text: str) -> str:
     return line if len(line) <= ROW_CHARS else line[: ROW_CHARS - 1] + "…"
 
 
-class _Expander(Static):
+class Expander(Static):
     """A one-line entry that Enter or a click replaces with more."""
 
     DEFAULT_CSS = """
-    _Expander { color: $text-muted; padding: 0 1; }
-    _Expander:hover, _Expander:focus { background: $boost; color: $text; }
+    Expander { color: $text-muted; padding: 0 1; }
+    Expander:hover, Expander:focus { background: $boost; color: $text; }
     """
     can_focus = True
     BINDINGS = [("enter", "expand", "Show")]
@@ -67,7 +67,7 @@ class _Expander(Static):
         raise NotImplementedError
 
 
-class TurnRow(_Expander):
+class TurnRow(Expander):
     """An earlier turn in one line; expanded, the turn itself."""
 
     def __init__(self, session: LoadedSession, span: TurnSpan) -> None:
@@ -149,7 +149,7 @@ class ReplayedTurn(Vertical):
         return lambda: ReplayedTurn(session, span)
 
 
-class EarlierCalls(_Expander):
+class EarlierCalls(Expander):
     """The calls of a long turn not drawn yet (``starts``: where each begins; they end at
     ``end``); Enter draws the last ``CALLS_BATCH`` of them above the ones shown."""
 
