@@ -22,10 +22,15 @@ from typing import IO, Any
 from agent_tui import events as ev
 from agent_tui.agent.call_progress import shown_name
 from agent_tui.agent.compaction.run import compacting_text, compaction_note
-from agent_tui.agent.front import UserInput, submit
+from agent_tui.agent.front import (
+    UserInput,
+    headless_warnings,
+    input_schema,
+    session_id,
+    submit,
+)
 from agent_tui.agent.loop import Agent
 from agent_tui.approvals.protected import PROTECTED_NOTE
-from agent_tui.config import endpoint_notice
 from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ApprovalRequired
 from agent_tui.headless_wait import WaitLine
@@ -64,9 +69,7 @@ async def _answer_approval(agent: Agent, event: ev.ApprovalRequested, policy: st
     """Answer from --on-approval (default ask, which asks only when stdin and stdout are TTYs)."""
     from agent_tui.headless_prompt import resolve_headless
 
-    tools = agent.deps.tools
-    # The sandbox's questions are named for their grant, not a tool: no input to edit there.
-    schema = tools.manifest(event.name).input_schema if event.name in tools else None
+    schema = input_schema(agent, event.name)
     try:
         event.decision.set_result(
             await resolve_headless(policy or "ask", event, input_schema=schema)
@@ -244,7 +247,7 @@ async def run_turn(
     summary = _Summary()
     # The session is written as the turn runs (the Agent's recorder); json gives its id so a
     # script can chain runs with --resume ID.
-    session_id = agent.recorder.session_id if agent.recorder is not None else ""
+    session = session_id(agent)
     request = UserInput(compose_prompt(prompt, opts.stdin_text), opts.images)
     async for event in submit(agent, request):  # the front door, as the app's
         # A sub-agent's question is answered like the agent's own (the sub-run awaits it).
@@ -276,7 +279,7 @@ async def run_turn(
             "usage": summary.usage,
             "cost_usd": summary.cost_usd,
             "model": agent.model.name,
-            "session_id": session_id,
+            "session_id": session,
         }
         out.write(json_line(result))
     printer.close()
@@ -305,13 +308,13 @@ def json_line(value: dict[str, Any]) -> str:
 
 def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     agent.interactive = False
-    for warning in agent.deps.approvals.warnings():  # --yolo, untrusted settings ignored
+    warnings, endpoint, skipped = headless_warnings(agent)
+    for warning in warnings:  # --yolo, untrusted settings ignored
         sys.stderr.write(f"warning: {visible(warning)}\n")
-    endpoint = endpoint_notice(agent.deps.config)  # requests leave for a non-default server
-    if endpoint is not None:
-        sys.stderr.write(f"note: {endpoint}\n")
+    for note in endpoint:  # requests leave for a non-default server
+        sys.stderr.write(f"note: {note}\n")
     _print_state_notices()  # state files moved aside while starting
-    for notice in agent.deps.commands.notices:  # prompt files, [[participants]] skipped
+    for notice in skipped:  # prompt files, [[participants]] skipped
         sys.stderr.write(f"note: {visible(notice)}\n")
 
     async def main() -> int:

@@ -82,6 +82,19 @@ def test_ui_never_reads_the_agents_parts() -> None:
     assert found == [], "ui/ reaches into the agent:\n" + "\n".join(found)
 
 
+def test_headless_never_reads_the_agents_parts() -> None:
+    """``-p`` stays on the core's own door (``agent/front.py``: ``submit`` and a few questions it
+    answers) rather than ``agent_tui.front``, whose import would cost its start-up; it reads no
+    part of the agent either."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno} reads .{node.attr}"
+        for path in sorted((ROOT / "agent_tui").glob("headless*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in PAST_THE_DOOR
+    ]
+    assert found == [], "headless reaches into the agent:\n" + "\n".join(found)
+
+
 def test_the_check_sees_what_it_forbids(tmp_path: Path) -> None:
     """The walk finds a lazy import under TYPE_CHECKING and a ``.deps`` inside a function."""
     source = (

@@ -86,3 +86,26 @@ def startup_notices(agent: Agent) -> list[str]:
     if deps.sandbox is not None and (sandbox := deps.sandbox.notice()):
         notices.append(sandbox)
     return notices
+
+
+def headless_warnings(agent: Agent) -> tuple[list[str], list[str], list[str]]:
+    """What a headless run prints before its turn: warnings (what the approval settings let
+    through: ``--yolo``, untrusted settings ignored), the endpoint requests leave for when it is
+    not the provider's own, and the prompt files and participants that were skipped."""
+    from agent_tui.config import endpoint_notice
+
+    deps = agent.deps
+    endpoint = [n for n in [endpoint_notice(deps.config)] if n is not None]
+    return list(deps.approvals.warnings()), endpoint, list(deps.commands.notices)
+
+
+def input_schema(agent: Agent, name: str) -> dict[str, object] | None:
+    """The input schema of the tool ``name`` (None: not a tool, e.g. a sandbox question, which is
+    named for its grant and has no input to edit)."""
+    tools = agent.deps.tools
+    return tools.manifest(name).input_schema if name in tools else None
+
+
+def session_id(agent: Agent) -> str:
+    """The id of the session the agent saves to ("" when it saves none)."""
+    return agent.recorder.session_id if agent.recorder is not None else ""
