@@ -120,6 +120,12 @@ def _add_request_flags(parser: argparse.ArgumentParser) -> None:
     add("--script", type=Path, help="replay a script of model turns (the scripted provider)")
     add("--record", type=Path, help="write the model's turns to FILE as a replayable script")
     add("--max-turns", type=int, metavar="N", help="round limit for one request (default 25)")
+    add(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="stop before a request that would take the session past USD (list prices)",
+    )
 
 
 def _add_permission_flags(parser: argparse.ArgumentParser) -> None:
@@ -210,8 +216,13 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     layer: dict[str, Any] = {"model": model} if model else {}
     if args.sandbox is not None:
         layer["sandbox"] = {"mode": args.sandbox}
+    agent: dict[str, Any] = {}
     if args.max_turns is not None:
-        layer["agent"] = {"max_rounds": args.max_turns}
+        agent["max_rounds"] = args.max_turns
+    if args.max_cost is not None:
+        agent["max_cost"] = args.max_cost
+    if agent:
+        layer["agent"] = agent
     return layer
 
 

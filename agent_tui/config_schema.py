@@ -114,6 +114,9 @@ SCHEMA: dict[str, Any] = {
                 # chosen, so a workspace may tune it like max_rounds.
                 "compact_at": {"type": "number", "minimum": 0, "maximum": 1, WORKSPACE: ANY},
                 "compact_keep": {"type": "integer", "minimum": 1, "maximum": 100, WORKSPACE: ANY},
+                # A budget in US dollars: the user's own limit, so a workspace's .agentrc must not
+                # loosen it before it is trusted.
+                "max_cost": {"type": "number", "exclusiveMinimum": 0, WORKSPACE: TRUSTED},
             },
         },
         "tools": {

@@ -12,6 +12,7 @@
     ├── ToolError                   expected tool failure; message tells the model what to do next
     ├── ApprovalRequired            --on-approval fail stopped the run (exit 3)
     ├── RoundLimitReached           the round limit was hit and not continued (exit 4)
+    ├── CostLimitReached            the next request would pass ``[agent] max_cost`` (exit 4)
     └── McpError                    an MCP server failed to start, crashed or answered badly
 
 Stop conditions of the loop are exceptions carrying a message (CONVENTIONS: a small, linear loop).
@@ -114,6 +115,12 @@ class ApprovalRequired(AgentError):
 
 class RoundLimitReached(AgentError):
     """The agent hit its round limit and the user did not continue."""
+
+    exit_code = 4
+
+
+class CostLimitReached(AgentError):
+    """The next request would take the session past ``[agent] max_cost`` (``--max-cost``)."""
 
     exit_code = 4
 

@@ -3,7 +3,7 @@
 Output formats: ``text`` streams the answer to stdout (tool activity goes to stderr); ``json``
 prints one result object at the end; ``stream-json`` prints every event as a JSON line, then the
 result. Exit codes: 0 done, 1 runtime error, 2 usage/config, 3 approval needed under
-``--on-approval fail``, 4 round limit, 130 interrupted.
+``--on-approval fail``, 4 round limit or ``max_cost``, 130 interrupted.
 
 Text from the model, tools and servers is written with its control characters made visible
 (``text_safety``), and JSON with DEL, C1 and format characters escaped, so neither can drive the

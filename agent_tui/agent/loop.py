@@ -29,6 +29,7 @@ from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
+from agent_tui.agent.spend import check_budget
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry, CommandResult
@@ -129,6 +130,7 @@ class Agent:
         self.window_discovery = WindowDiscovery(_state_dir())  # the window the server says it has
         self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
         self.total_usage = Usage()
+        self.last_turn_usage = Usage()  # the last turn that asked the model (/cost)
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
@@ -247,6 +249,8 @@ class Agent:
             async for event in turn:
                 if self.recorder is not None:
                     self.recorder.record(event, self.conversation)
+                if isinstance(event, ev.TurnFinished) and event.stop_reason != "local_command":
+                    self.last_turn_usage = event.usage
                 yield event
         finally:
             await turn.aclose()
@@ -480,7 +484,13 @@ class Agent:
         built: BuiltPrompt,
         attempt: _Attempt,
     ) -> Iterator[ev.Event]:
-        """Say what the request left out, then start ``reply`` on it and report it sent."""
+        """Say what the request left out, then start ``reply`` on it and report it sent.
+
+        Raises:
+            CostLimitReached: the request would take the session past ``[agent] max_cost``.
+        """
+        if (unpriced := check_budget(self, self.budget.scaled(self.model, built))) is not None:
+            yield ev.Notice(unpriced, "warning")
         if attempt.overflow is not None:
             yield ev.Notice(self.budget.overflow_notice(self.model, attempt.overflow), "warning")
         if built.dropped or built.shrunk:

@@ -101,6 +101,11 @@ def _count_block_tokens(block: Block) -> int:
     return estimate_tokens(body) + BLOCK_OVERHEAD
 
 
+def block_tokens(block: Block) -> int:
+    """The estimate of one block, with its framing (``/context`` adds them up by kind)."""
+    return _block_tokens(block)
+
+
 def message_tokens(message: Message) -> int:
     return MESSAGE_OVERHEAD + sum(_block_tokens(b) for b in message.content)
 

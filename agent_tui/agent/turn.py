@@ -225,14 +225,14 @@ def _system_prompt(
 ) -> tuple[str, tuple[str, ...]]:
     """The turn's system prompt, and the notices (skipped instructions, skills) not yet shown."""
     instructions, skipped = scan_instructions(deps.workspace, deps.config)
-    skills, skill_notices = _skills(deps, tool_names)
+    skills, skill_notices = skills_prompt(deps, tool_names)
     system = compose_system_prompt(
         deps.workspace,
         deps.config,
         participant_prompt=participant.prompt,
         tool_hints=hints,
         instructions=instructions,
-        server_instructions=_server_instructions(deps),
+        server_instructions=server_instructions(deps),
         skills=skills,
     )
     shown: set[str] = deps.session.extras.setdefault("notices_shown", set())
@@ -339,7 +339,7 @@ async def plan_events(agent: Agent, text: str, plans: list[TurnPlan]) -> AsyncIt
             return
 
 
-def _skills(deps: AgentDeps, tool_names: tuple[str, ...] | None) -> tuple[str, list[str]]:
+def skills_prompt(deps: AgentDeps, tool_names: tuple[str, ...] | None) -> tuple[str, list[str]]:
     """The system prompt's skills list and the skip notices; none when read_skill is not offered."""
     from agent_tui.skills.discover import find_skills
     from agent_tui.skills.prompt import skills_section
@@ -351,7 +351,7 @@ def _skills(deps: AgentDeps, tool_names: tuple[str, ...] | None) -> tuple[str, l
     return skills_section(skills), notices
 
 
-def _server_instructions(deps: AgentDeps) -> str:
+def server_instructions(deps: AgentDeps) -> str:
     if getattr(deps, "mcp", None) is None:  # the references lookup above is as lenient
         return ""
     from agent_tui.mcp.instructions import instructions_section

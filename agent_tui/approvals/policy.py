@@ -316,6 +316,17 @@ class ApprovalEngine:
         """Forget grants (``session|workspace|always|all``); returns what was forgotten."""
         return self.grants.reset(scope)
 
+    def mode_word(self) -> str:
+        """The status bar's and ``/status``'s word: plan, yolo, accept edits, auto or ask."""
+        mode = self.modes.current
+        if mode is Mode.PLAN:
+            return mode.label  # refuses what is not read-only, --yolo or not
+        if self.yolo:
+            return "yolo"
+        if mode is not Mode.ASK:
+            return mode.label
+        return "auto" if self.config.section("tools", "auto_approve") else "ask"
+
     def warnings(self) -> list[str]:
         """Things to tell the user once at start-up (the UIs show them as notices)."""
         notes = []

@@ -129,19 +129,8 @@ class Front:
 
     def status(self) -> StatusView:
         """The approval mode's word (plan, accept edits, yolo, auto, ask) and the sandbox's."""
-        approvals = self._agent.deps.approvals
         sandbox = self._agent.deps.sandbox
-        mode = approvals.modes.current
-        if mode is Mode.PLAN:
-            word = mode.label  # refuses what is not read-only, --yolo or not
-        elif approvals.yolo:
-            word = "yolo"
-        elif mode is not Mode.ASK:
-            word = mode.label
-        elif self._agent.deps.config.section("tools", "auto_approve"):
-            word = "auto"
-        else:
-            word = "ask"
+        word = self._agent.deps.approvals.mode_word()
         return StatusView(word, "" if sandbox is None else sandbox.label())
 
     def approval_details(
