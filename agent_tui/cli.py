@@ -36,6 +36,10 @@ MCP_SUBCOMMANDS = {
     "call": "agent_tui.mcp.cli:main",
     "login": "agent_tui.mcp.login:subcommand",
     "logout": "agent_tui.mcp.login:subcommand",
+    "add": "agent_tui.mcp.cli_edit:main",
+    "add-json": "agent_tui.mcp.cli_edit:main",
+    "remove": "agent_tui.mcp.cli_edit:main",
+    "get": "agent_tui.mcp.cli_edit:main",
 }
 
 
