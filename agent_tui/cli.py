@@ -36,14 +36,34 @@ MCP_SUBCOMMANDS = {
     "call": "agent_tui.mcp.cli:main",
     "login": "agent_tui.mcp.login:subcommand",
     "logout": "agent_tui.mcp.login:subcommand",
+    "add": "agent_tui.mcp.cli_edit:main",
+    "add-json": "agent_tui.mcp.cli_edit:main",
+    "remove": "agent_tui.mcp.cli_edit:main",
+    "get": "agent_tui.mcp.cli_edit:main",
 }
 
+MCP_HELP = """
+  list                  connect to every configured server and list them
+  tools NAME            a server's tools
+  call NAME TOOL [JSON] run a tool (typing the command is the approval)
+  login NAME / logout NAME
+                        sign in to an OAuth server / forget its tokens
+  add NAME [-e K=V]... -- CMD ARGS...
+  add NAME --url URL [-H "K: V"]...
+                        add a stdio or HTTP server to ~/.agentrc (--scope workspace: the
+                        folder's .agentrc); comments in the file are kept
+  add-json NAME JSON    add a server from Claude Code's JSON (type, command, args, env, url,
+                        headers)
+  remove NAME           remove a server from the --scope's .agentrc
+  get NAME              a server as configured and which file defines it (secrets masked)
+"""
 
 # What argparse cannot list itself: the subcommands, dispatched before it parses (``main``).
 EPILOG = """subcommands:
-  agent-tui mcp {list,tools,call,login,logout} ...
+  agent-tui mcp {list,tools,call,login,logout,add,add-json,remove,get} ...
                         MCP servers from the shell: list them, list a server's tools, call
-                        one, sign in to or out of one (agent-tui mcp COMMAND -h)
+                        one, sign in to or out of one; add one to .agentrc, remove it, show
+                        where it is defined (agent-tui mcp -h, agent-tui mcp COMMAND -h)
   agent-tui acp [FLAGS]  speak the Agent Client Protocol on stdio, for editors (Zed,
                         JetBrains, Neovim, Toad, acpx); takes the model, permission and
                         sandbox flags; each session's workspace is the folder the editor sends
@@ -307,7 +327,7 @@ def _mcp_command(argv: list[str]) -> int:
     if not argv or argv[0] not in MCP_SUBCOMMANDS:
         usage = f"usage: agent-tui mcp {{{','.join(MCP_SUBCOMMANDS)}}} ... (-h for each)\n"
         if argv[:1] in (["-h"], ["--help"]):
-            sys.stdout.write(usage)
+            sys.stdout.write(usage + MCP_HELP)
             return 0
         sys.stderr.write(usage)
         return 2

@@ -139,7 +139,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"cannot be read: {exc.strerror}", file=str(path)) from exc
 
 
-def _validate(tree: dict[str, Any], source: str) -> None:
+def validate_layer(tree: dict[str, Any], source: str) -> None:
+    """Check one layer (a file's tree) against the schema.
+
+    Raises:
+        ConfigError: the first problem, naming ``source`` and the key.
+    """
     if certainly_valid(SCHEMA, tree):
         return  # the common case, without importing jsonschema (~57 ms)
     import jsonschema  # imported here: only an invalid (or unusual) config pays for it
@@ -364,7 +369,7 @@ def load_config(
     read = _add_files(stack, user_file or user_config_path(), workspace / ".agentrc", trusted)
     stack.add(_env_layer(env), "AGENT_TUI_BASE_URL", from_file=False)
     chosen = _add_cli(stack, cli, read.foreign_aliases)
-    _validate(stack.merged, "command line and environment")
+    validate_layer(stack.merged, "command line and environment")
     section = stack.model_section()
     models = _alias_models(stack, section, workspace, read.foreign_aliases)
     model, base_url_from = _chosen_model(stack, section, chosen, workspace)
@@ -403,7 +408,7 @@ def _add_files(stack: _Stack, user_path: Path, ws_path: Path, trusted: bool) -> 
         if not path.is_file() or (is_workspace and path.resolve() == user_path.resolve()):
             continue
         layer = _read_toml(path)
-        _validate(layer, str(path))
+        validate_layer(layer, str(path))
         read.files.append(path)
         if is_workspace:
             layer = _gate_workspace_file(stack, layer, trusted, read)

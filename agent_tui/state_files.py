@@ -91,7 +91,9 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-def write_private(path: Path, text: str | bytes, *, sync: bool = True) -> None:
+def write_private(
+    path: Path, text: str | bytes, *, sync: bool = True, mode: int = FILE_MODE
+) -> None:
     """Replace ``path`` with ``text`` atomically (temp file + rename), mode 0600.
 
     A failure (a full disk) leaves the old file as it was and no temp file behind.
@@ -101,11 +103,14 @@ def write_private(path: Path, text: str | bytes, *, sync: bool = True) -> None:
         text: its new content (bytes are written as they are).
         sync: fsync the new content before the rename, so that a crash leaves the old file or the
             new one, never an empty one. A cache can do without (0.5-10 ms on a busy disk).
+        mode: another mode for the new file (a config file the user edits keeps its own).
     """
     private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:  # mkstemp creates it 0600
+            if mode != FILE_MODE:
+                os.fchmod(fh.fileno(), mode)
             fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             if sync:

@@ -125,9 +125,9 @@ def _schema_keys(schema: dict[str, Any], prefix: str = "") -> set[str]:
 
 def test_example_file_is_valid_and_documents_every_key() -> None:
     text = (ROOT / ".agentrc.example").read_text()
-    from agent_tui.config import _validate
+    from agent_tui.config import validate_layer
 
-    _validate(tomllib.loads(text), ".agentrc.example")
+    validate_layer(tomllib.loads(text), ".agentrc.example")
     missing = sorted(k for k in _schema_keys(SCHEMA) if k.split(".")[-1].strip("[]*") not in text)
     assert missing == []
 

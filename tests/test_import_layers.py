@@ -88,6 +88,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cli",
             "__main__",
             "mcp.cli",
+            "mcp.cli_edit",
+            "mcp.cli_get",
             "sandbox.cli",
         ],
     ),

@@ -449,7 +449,7 @@ def strip_jsonc(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
 
 
-def _read_json_servers(path: Path, key: str) -> tuple[dict[str, Any], dict[str, InputSpec]]:
+def read_json_servers(path: Path, key: str) -> tuple[dict[str, Any], dict[str, InputSpec]]:
     """The file's servers, and the inputs it declares (VS Code's ``inputs``; absent -> none)."""
     try:
         data = json.loads(strip_jsonc(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict")))
@@ -487,7 +487,7 @@ def load_servers(
         for relative, key in WORKSPACE_FILES:
             path = workspace / relative
             if path.is_file():
-                entries, inputs = _read_json_servers(path, key)
+                entries, inputs = read_json_servers(path, key)
                 for name, raw in entries.items():
                     servers[name] = _server_or_problem(
                         name,
