@@ -62,13 +62,16 @@ async def run_user_command(ctx: ToolContext, command: str) -> UserCommandResult:
     except asyncio.CancelledError:
         await asyncio.shield(proc.terminate())
         raise
+    # The shell's own exit status, taken before what it left behind is cleaned up: under load the
+    # output pipe can stay open past the short wait for it, and `exit 3` was reported "killed".
+    exited = proc.status() if proc.returncode is not None else None
     if proc.returncode is None or proc.anything_alive():
         await proc.terminate()
     output = proc.capture.text()
     blocks = await proc.launch.finish(output) if proc.launch is not None else []
     if blocks:
         output += "\n" + summary(blocks)
-    result = UserCommandResult(command, proc.status(), output)
+    result = UserCommandResult(command, exited or proc.status(), output)
     pending(ctx.session).append(result)
     return result
 
