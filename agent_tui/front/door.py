@@ -233,6 +233,12 @@ class Front:
         """A copy of the conversation's messages (messages themselves are immutable)."""
         return self._agent.conversation.checkpoint()
 
+    def todo(self) -> tuple[ev.TodoItem, ...]:
+        """The model's todo list as it last sent it (restored with a resumed session)."""
+        from agent_tui.tools.todo import current
+
+        return current(self._agent.deps.session)
+
     @property
     def last_prompt_index(self) -> int | None:
         """The message index of the last turn's prompt (for /rewind)."""
