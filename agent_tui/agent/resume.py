@@ -101,9 +101,9 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
 def _restore_todo(agent: Agent, loaded: LoadedSession) -> None:
     """The todo list as the session's last ``todo_updated`` event left it (none: empty)."""
     from agent_tui import events as ev
-    from agent_tui.tools.todo import TODO_KEY
+    from agent_tui.tools.todo import restore_todo
 
-    agent.deps.session.extras.pop(TODO_KEY, None)
+    restore_todo(agent.deps.session, ())
     kind = ev.TodoUpdated.type
     last = next(
         (i for i in range(len(loaded.entries) - 1, -1, -1) if _kind(loaded.entries[i]) == kind),
@@ -113,7 +113,7 @@ def _restore_todo(agent: Agent, loaded: LoadedSession) -> None:
         return
     for event in loaded.drawable(last, last + 1):  # read back from the file, decoded
         if isinstance(event, ev.TodoUpdated):
-            agent.deps.session.extras[TODO_KEY] = event.items
+            restore_todo(agent.deps.session, event.items)
 
 
 def _kind(entry: object) -> str:

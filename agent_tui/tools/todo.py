@@ -28,6 +28,14 @@ def current(session: SessionState) -> tuple[ev.TodoItem, ...]:
     return items
 
 
+def restore_todo(session: SessionState, items: tuple[ev.TodoItem, ...]) -> None:
+    """Put back a list kept aside (a resumed session's, a cleared conversation's)."""
+    if items:
+        session.extras[TODO_KEY] = items
+    else:
+        session.extras.pop(TODO_KEY, None)
+
+
 def open_items(items: tuple[ev.TodoItem, ...]) -> list[ev.TodoItem]:
     return [item for item in items if item.status != "completed"]
 

@@ -52,6 +52,7 @@ from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessag
 from agent_tui.ui.widgets.plan_offer import PlanOffer
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.todo_panel import TodoPanel
 from agent_tui.ui.widgets.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ class AgentApp(App[int]):
         Binding("shift+tab", "cycle_mode", "Mode", priority=True, key_display="⇧⇥"),
         Binding("ctrl+t", "tools", "Tools"),
         Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
+        Binding("ctrl+o", "toggle_todo", "Todo list", show=False),  # README and /help list it
         Binding("f1", "help", "Help"),
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
         Binding("ctrl+q", "quit", "Quit", show=False),
@@ -134,6 +136,7 @@ class AgentApp(App[int]):
         else:
             yield Transcript(id="transcript")
         yield QueuedMessages(id="queued")
+        yield TodoPanel(id="todo")
         yield Composer(self.completer, id="composer")
         yield Footer()
 
@@ -371,6 +374,8 @@ class AgentApp(App[int]):
                     await self._ask_prompt_arguments(event)
                 elif isinstance(event, ev.CommandHandled):
                     await self._command_handled(event)
+                elif isinstance(event, ev.TodoUpdated):
+                    self.query_one(TodoPanel).show_items(event.items)
                 else:
                     await view.handle(event)
             await self._show_state_notices()  # approvals.json etc. moved aside during the turn
@@ -391,6 +396,7 @@ class AgentApp(App[int]):
                 else:
                     self.rewind_flow.turn_kept(self.front.last_prompt_index)
                 self._set_busy(False)
+                self.refresh_todo()  # a command may have changed it (/clear, /resume)
                 self.mode_flow.turn_finished(view.finished)
                 notify_if_away(self, turn_end_message(self.front.messages))
                 self.title = APP_TITLE
@@ -528,6 +534,13 @@ class AgentApp(App[int]):
 
                 self.push_screen(ApprovalsScreen(self.front.grants))
         self.front.record()  # /clear, /undo-clear...: the session file follows at once
+
+    def action_toggle_todo(self) -> None:
+        self.query_one(TodoPanel).toggle()
+
+    def refresh_todo(self) -> None:
+        """Show the todo list as the core holds it (after a resume, a /clear, an undo)."""
+        self.query_one(TodoPanel).show_items(self.front.todo())
 
     def action_tools(self) -> None:
         from agent_tui.ui.screens.tool_picker import ToolPickerScreen
