@@ -86,3 +86,20 @@ async def test_a_resumed_session_shows_its_list_and_clear_hides_it(make_agent: M
         await wait_idle(pilot)
         await pilot.pause()
         assert panel.display and _panel_text(app).startswith(HEADING)
+
+
+def test_snapshot_todo_panel_at_80_columns(snap_compare: Any, make_agent: MakeAgent) -> None:
+    """Reviewer should see, at 80x24: the "Updated the todo list (1 of 3 done; now: …)" card
+    in the transcript, the answer "Working on it.", and above the prompt the panel: the bold
+    heading "☐ 1 of 3 done · now: Fix the off-by-one␛[2J in the lexer" with a dim "(^O hides)",
+    then "☑ Read the parser" (dim), "▶ Fix the off-by-one␛[2J in the lexer" (bold) and
+    "☐ Run the tests", each on one line; the escape shown as ␛, never acted on."""
+    h = make_agent([_todo(ITEMS), {"text": "Working on it."}], builtin=True)
+    app = AgentApp(h.agent, workspace_label="~/project")
+
+    async def run_before(pilot: Any) -> None:
+        pilot.app.query_one("PromptInput").cursor_blink = False
+        await send(pilot, "fix the lexer")
+        await wait_idle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
