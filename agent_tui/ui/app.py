@@ -372,10 +372,8 @@ class AgentApp(App[int]):
                         asked.proceed.set_result(bool(proceed))
                 elif isinstance(event, ev.PromptArgumentsRequested):
                     await self._ask_prompt_arguments(event)
-                elif isinstance(event, ev.CommandHandled):
-                    await self._command_handled(event)
-                elif isinstance(event, ev.TodoUpdated):
-                    self.query_one(TodoPanel).show_items(event.items)
+                elif isinstance(event, ev.CommandHandled | ev.TodoUpdated):
+                    await self._beside_transcript(event)
                 else:
                     await view.handle(event)
             await self._show_state_notices()  # approvals.json etc. moved aside during the turn
@@ -396,7 +394,6 @@ class AgentApp(App[int]):
                 else:
                     self.rewind_flow.turn_kept(self.front.last_prompt_index)
                 self._set_busy(False)
-                self.refresh_todo()  # a command may have changed it (/clear, /resume)
                 self.mode_flow.turn_finished(view.finished)
                 notify_if_away(self, turn_end_message(self.front.messages))
                 self.title = APP_TITLE
@@ -410,6 +407,13 @@ class AgentApp(App[int]):
         values = answer.content if answer.action == "accept" and answer.content else None
         if not event.values.done():
             event.values.set_result(values)
+
+    async def _beside_transcript(self, event: ev.CommandHandled | ev.TodoUpdated) -> None:
+        """What a turn changes outside its entries: the todo panel, a command's action."""
+        if isinstance(event, ev.TodoUpdated):
+            self.query_one(TodoPanel).show_items(event.items)
+        else:
+            await self._command_handled(event)
 
     async def _command_handled(self, event: ev.CommandHandled) -> None:
         """A command the core ran: carry out its action, show its message."""
