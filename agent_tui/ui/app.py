@@ -91,8 +91,8 @@ class AgentApp(App[int]):
         Binding("shift+tab", "cycle_mode", "Mode", priority=True, key_display="⇧⇥"),
         Binding("ctrl+t", "tools", "Tools"),
         Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
-        Binding("ctrl+o", "toggle_todo", "Todo list", show=False),  # README and /help list it
         Binding("f1", "help", "Help"),
+        Binding("f2", "toggle_todo", "Todo list", show=False),  # README and /help list it
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
         Binding("ctrl+q", "quit", "Quit", show=False),
     ]

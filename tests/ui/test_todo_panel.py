@@ -1,5 +1,5 @@
 """The todo panel above the prompt: live as the model sends its list, one line when collapsed
-(Ctrl+O or a click), control characters shown, restored with a resumed session, gone on /clear."""
+(F2 or a click), control characters shown, restored with a resumed session, gone on /clear."""
 
 from __future__ import annotations
 
@@ -45,10 +45,10 @@ async def test_the_list_shows_live_and_collapses_to_one_line(make_agent: MakeAge
             "  ▶ Fix the off-by-one␛[2J in the lexer",
             "  ☐ Run the tests",
         ]
-        await pilot.press("ctrl+o")
+        await pilot.press("f2")
         await pilot.pause()
         assert [line.rstrip() for line in _panel_text(app).splitlines()] == [
-            HEADING + " (^O shows the list)"
+            HEADING + " (F2 shows the list)"
         ]
         await pilot.click(TodoPanel)
         await pilot.pause()
@@ -91,7 +91,7 @@ async def test_a_resumed_session_shows_its_list_and_clear_hides_it(make_agent: M
 def test_snapshot_todo_panel_at_80_columns(snap_compare: Any, make_agent: MakeAgent) -> None:
     """Reviewer should see, at 80x24: the "Updated the todo list (1 of 3 done; now: …)" card
     in the transcript, the answer "Working on it.", and above the prompt the panel: the bold
-    heading "☐ 1 of 3 done · now: Fix the off-by-one␛[2J in the lexer" with a dim "(^O hides)",
+    heading "☐ 1 of 3 done · now: Fix the off-by-one␛[2J in the lexer" with a dim "(F2 hides)",
     then "☑ Read the parser" (dim), "▶ Fix the off-by-one␛[2J in the lexer" (bold) and
     "☐ Run the tests", each on one line; the escape shown as ␛, never acted on."""
     h = make_agent([_todo(ITEMS), {"text": "Working on it."}], builtin=True)

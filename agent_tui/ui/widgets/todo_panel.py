@@ -1,6 +1,6 @@
 """The model's todo list, live above the prompt (the ``todo`` tool; hidden while it is empty).
 
-Expanded it shows a heading and one line per item; collapsed (Ctrl+O, or a click) only the
+Expanded it shows a heading and one line per item; collapsed (F2, or a click) only the
 heading: "☐ 3 of 5 done · now: <the item in progress>". Every line is one terminal line, cut with
 an ellipsis at the panel's width, and the items' text is the model's: its control characters are
 shown, never sent to the terminal.
@@ -71,7 +71,7 @@ class TodoPanel(Static):
         if not self.items:
             self.update("")
             return
-        hint = " (^O shows the list)" if self.collapsed else " (^O hides)"
+        hint = " (F2 shows the list)" if self.collapsed else " (F2 hides)"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append(heading(self.items), style="bold")
         text.append(hint, style="dim")
