@@ -181,6 +181,22 @@ class ToolCallFinished(Event):
 
 
 @dataclass(frozen=True)
+class TodoItem:
+    """One item of the model's todo list (the ``todo`` tool)."""
+
+    content: str
+    status: str  # "pending", "in_progress" or "completed"
+
+
+@dataclass(frozen=True)
+class TodoUpdated(Event):
+    """The model sent its whole todo list again (``todo`` tool); an empty list clears it."""
+
+    type: ClassVar[str] = "plan"  # as stream-json names it (Claude Code, ACP: a plan)
+    items: tuple[TodoItem, ...]
+
+
+@dataclass(frozen=True)
 class UsageUpdated(Event):
     type: ClassVar[str] = "usage"
     usage: Usage  # this request

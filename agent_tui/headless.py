@@ -88,6 +88,7 @@ class _Printer:
         self._protected: dict[str, str] = {}
         self._from_text: set[str] = set()  # calls the model wrote as text (text_tool_calls)
         self.wait = WaitLine(err)  # "waiting for the model …" on a terminal
+        self._todo: tuple[ev.TodoItem, ...] = ()  # the list last printed
 
     def close(self) -> None:
         """End a streamed answer that did not end its own line, and flush."""
@@ -142,6 +143,9 @@ class _Printer:
                     self._protected[event.call_id] = reason
             case ev.ToolCallFinished():
                 self._finished(event)
+            case ev.TodoUpdated() if event.items != self._todo:
+                self._todo = event.items
+                self.err.write(todo_lines(event.items))
             case ev.ErrorEvent():
                 self.err.write(f"error: {visible(event.message)}\n")
             case ev.CommandHandled() if event.message:
@@ -191,6 +195,19 @@ class _Printer:
             self._from_text.discard(event.call_id)
             note += " (parsed from text)"
         self.err.write(f"{mark} {label}{detail}{note}\n")
+
+
+TODO_MARKS = {"completed": "[x]", "in_progress": "[>]", "pending": "[ ]"}
+
+
+def todo_lines(items: tuple[ev.TodoItem, ...]) -> str:
+    """The todo list for stderr: a heading, then one line per item (its text on one line)."""
+    if not items:
+        return "todo: (cleared)\n"
+    done = sum(item.status == "completed" for item in items)
+    lines = [f"todo: {done} of {len(items)} done"]
+    lines += [f"  {TODO_MARKS.get(i.status, '[?]')} {one_line(i.content)}" for i in items]
+    return "\n".join(lines) + "\n"
 
 
 def _pruned_kind(entry: str) -> str:

@@ -167,6 +167,8 @@ class AcpSession:
             case ev.ToolCallFinished():
                 self._live.finish(event.call_id)
                 await self._send(updates.tool_finished(event, self._kinds.pop(event.call_id, "")))
+            case ev.TodoUpdated():
+                await self._send(updates.plan(event))
             case ev.UsageUpdated():
                 if (usage := updates.usage(event)) is not None:
                     await self._send(usage)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from acp.helpers import ToolCallContentVariant
     from acp.schema import (
         AgentMessageChunk,
+        AgentPlanUpdate,
         AgentThoughtChunk,
         ToolCallLocation,
         ToolCallProgress,
@@ -171,3 +172,20 @@ def usage(event: ev.UsageUpdated) -> UsageUpdate | None:
     cost = Cost(amount=event.cost_usd, currency="USD") if event.cost_usd is not None else None
     used = min(event.context_tokens, limit)
     return UsageUpdate(session_update="usage_update", used=used, size=limit, cost=cost)
+
+
+def plan(event: ev.TodoUpdated) -> AgentPlanUpdate:
+    """The todo list as ACP's plan: the whole list each time, as the tool sends it."""
+    from acp.helpers import plan_entry, update_plan
+
+    return update_plan(
+        plan_entry(one_line(item.content), status=_PLAN_STATUS.get(item.status, "pending"))
+        for item in event.items
+    )
+
+
+_PLAN_STATUS: dict[str, Literal["pending", "in_progress", "completed"]] = {
+    "pending": "pending",
+    "in_progress": "in_progress",
+    "completed": "completed",
+}

@@ -56,6 +56,9 @@ from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
 from agent_tui.providers.text_tool_calls import TextCallGate
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
+from agent_tui.tools.todo import TODO_KEY
+from agent_tui.tools.todo import current as current_todo
+from agent_tui.tools.todo import reminder as todo_reminder
 
 if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
@@ -203,6 +206,7 @@ class Agent:
         self.conversation.clear()
         # Subfolder AGENTS.md files are given once per conversation: the new one gets them again.
         self.deps.session.extras.pop(FOLDER_INSTRUCTIONS_SHOWN, None)
+        self.deps.session.extras.pop(TODO_KEY, None)  # the todo list was this conversation's
         if self.deps.checkpoints is not None:
             self.deps.checkpoints.new_run()  # its turn numbers start again
 
@@ -380,7 +384,9 @@ class Agent:
         mode_note = note_for(self.conversation, self.deps.approvals.modes.current)
         if mode_note is not None:
             yield ev.Notice(mode_note.shown)
-        notes = (mode_note.text,) if mode_note else ()
+        # Items left open when the last turn ended: said once, with this prompt, not every round.
+        todo_note = todo_reminder(current_todo(self.deps.session))
+        notes = tuple(n for n in (mode_note.text if mode_note else None, todo_note) if n)
         self.conversation.append_user(request_message(prompt, plan.references, images, notes))
         index = self.last_prompt_index = len(self.conversation.messages) - 1
         if self.deps.checkpoints is not None:

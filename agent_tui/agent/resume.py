@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_tui.errors import UsageError
-from agent_tui.sessions.loader import LoadedSession, load
+from agent_tui.sessions.loader import LoadedSession, RawEvent, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import SessionInfo, SessionStore
 from agent_tui.sessions.timeline import prompts_as_typed
@@ -89,12 +89,35 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     )
     agent.recorder = SessionRecorder(writer, list(loaded.conversation.messages))
     _file_checkpoints_under_the_session(agent)
+    _restore_todo(agent, loaded)
     files = agent.deps.checkpoints
     if files is not None:
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
         # rewound turn must not lend its text to the prompt now at its index (/rewind's list).
         files.prompts = prompts_as_typed(loaded.entries)
     return loaded
+
+
+def _restore_todo(agent: Agent, loaded: LoadedSession) -> None:
+    """The todo list as the session's last ``todo_updated`` event left it (none: empty)."""
+    from agent_tui import events as ev
+    from agent_tui.tools.todo import restore_todo
+
+    restore_todo(agent.deps.session, ())
+    kind = ev.TodoUpdated.type
+    last = next(
+        (i for i in range(len(loaded.entries) - 1, -1, -1) if _kind(loaded.entries[i]) == kind),
+        None,
+    )
+    if last is None:
+        return
+    for event in loaded.drawable(last, last + 1):  # read back from the file, decoded
+        if isinstance(event, ev.TodoUpdated):
+            restore_todo(agent.deps.session, event.items)
+
+
+def _kind(entry: object) -> str:
+    return entry.kind if isinstance(entry, RawEvent) else ""
 
 
 def switch_recorder(agent: Agent, recorder: SessionRecorder) -> None:

@@ -41,6 +41,7 @@ class SetAside:
 
     messages: list[Message]
     session: SessionRecorder | None
+    todo: tuple[ev.TodoItem, ...] = ()  # the model's todo list then
 
     @property
     def session_id(self) -> str | None:
@@ -222,6 +223,12 @@ class Front:
         """A copy of the conversation's messages (messages themselves are immutable)."""
         return self._agent.conversation.checkpoint()
 
+    def todo(self) -> tuple[ev.TodoItem, ...]:
+        """The model's todo list as it last sent it (restored with a resumed session)."""
+        from agent_tui.tools.todo import current
+
+        return current(self._agent.deps.session)
+
     @property
     def last_prompt_index(self) -> int | None:
         """The message index of the last turn's prompt (for /rewind)."""
@@ -237,7 +244,7 @@ class Front:
         from agent_tui.agent import resume
 
         agent = self._agent
-        aside = SetAside(list(agent.conversation.messages), agent.recorder)
+        aside = SetAside(list(agent.conversation.messages), agent.recorder, self.todo())
         agent.reset()
         if aside.messages and agent.recorder is not None:
             resume.start_new(agent, resume.store_for(agent))
@@ -251,12 +258,14 @@ class Front:
         """Swap ``aside`` (from ``clear``) back in: its messages, and its session's file for what
         follows; returns the conversation it replaced, so undoing is itself undoable."""
         from agent_tui.agent import resume
+        from agent_tui.tools.todo import restore_todo
 
         agent = self._agent
-        current = SetAside(list(agent.conversation.messages), agent.recorder)
+        current = SetAside(list(agent.conversation.messages), agent.recorder, self.todo())
         if aside.session is not None:
             resume.switch_recorder(agent, aside.session)
         agent.conversation.messages[:] = aside.messages
+        restore_todo(agent.deps.session, aside.todo)
         return current
 
     def rewind(self, index: int) -> None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from agent_tui.providers.base import Provider
 
 AGENTS_KEY = "subagents"  # session.extras key: name -> AgentSpec
+TODO = "todo"  # the tools/todo.json tool, kept from sub-agents (see child_tools)
 
 
 class NestedCheckpoints(Checkpoints):
@@ -54,9 +55,10 @@ class NestedCheckpoints(Checkpoints):
 
 
 def child_tools(parent: Agent, spec: AgentSpec) -> tuple[str, ...]:
-    """The tools the sub-agent is offered: its list (or every enabled tool), never run_agent."""
+    """The tools the sub-agent is offered: its list (or every enabled tool), never run_agent,
+    nor todo (the list is the person's view of the main task; a sub-run would overwrite it)."""
     names = spec.tools if spec.tools is not None else [m.name for m in parent.deps.tools.enabled()]
-    return tuple(n for n in names if n != RUN_AGENT and n not in spec.disallowed)
+    return tuple(n for n in names if n not in (RUN_AGENT, TODO) and n not in spec.disallowed)
 
 
 async def run_subagent(

@@ -35,6 +35,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "get_changed_files": "agent_tui.tools.changed_files:GetChangedFilesTool",
     "read_skill": "agent_tui.skills.tool:ReadSkillTool",
     "run_agent": "agent_tui.subagents.tool:RunAgentTool",
+    "todo": "agent_tui.tools.todo:TodoTool",
 }
 
 MAX_TOOLS = 128  # the most tools an API request may carry (OpenAI's limit; the picker shows it)

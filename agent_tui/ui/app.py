@@ -52,6 +52,7 @@ from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessag
 from agent_tui.ui.widgets.plan_offer import PlanOffer
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.todo_panel import TodoPanel
 from agent_tui.ui.widgets.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ class AgentApp(App[int]):
             "ctrl+o", "open_earlier", "Open earlier", show=False
         ),  # a resumed transcript's rows
         Binding("f1", "help", "Help"),
+        Binding("f2", "toggle_todo", "Todo list", show=False),  # README and /help list it
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
         Binding("ctrl+q", "quit", "Quit", show=False),
     ]
@@ -137,6 +139,7 @@ class AgentApp(App[int]):
         else:
             yield Transcript(id="transcript")
         yield QueuedMessages(id="queued")
+        yield TodoPanel(id="todo")
         yield Composer(self.completer, id="composer")
         yield Footer()
 
@@ -372,8 +375,8 @@ class AgentApp(App[int]):
                         asked.proceed.set_result(bool(proceed))
                 elif isinstance(event, ev.PromptArgumentsRequested):
                     await self._ask_prompt_arguments(event)
-                elif isinstance(event, ev.CommandHandled):
-                    await self._command_handled(event)
+                elif isinstance(event, ev.CommandHandled | ev.TodoUpdated):
+                    await self._beside_transcript(event)
                 else:
                     await view.handle(event)
             await self._show_state_notices()  # approvals.json etc. moved aside during the turn
@@ -407,6 +410,13 @@ class AgentApp(App[int]):
         values = answer.content if answer.action == "accept" and answer.content else None
         if not event.values.done():
             event.values.set_result(values)
+
+    async def _beside_transcript(self, event: ev.CommandHandled | ev.TodoUpdated) -> None:
+        """What a turn changes outside its entries: the todo panel, a command's action."""
+        if isinstance(event, ev.TodoUpdated):
+            self.query_one(TodoPanel).show_items(event.items)
+        else:
+            await self._command_handled(event)
 
     async def _command_handled(self, event: ev.CommandHandled) -> None:
         """A command the core ran: carry out its action, show its message."""
@@ -531,6 +541,13 @@ class AgentApp(App[int]):
 
                 self.push_screen(ApprovalsScreen(self.front.grants))
         self.front.record()  # /clear, /undo-clear...: the session file follows at once
+
+    def action_toggle_todo(self) -> None:
+        self.query_one(TodoPanel).toggle()
+
+    def refresh_todo(self) -> None:
+        """Show the todo list as the core holds it (after a resume, a /clear, an undo)."""
+        self.query_one(TodoPanel).show_items(self.front.todo())
 
     def action_tools(self) -> None:
         from agent_tui.ui.screens.tool_picker import ToolPickerScreen

@@ -55,6 +55,7 @@ class ClearFlow:
         if count:
             self.saved = SavedConversation(aside, entries)
         await app.transcript.clear()
+        app.refresh_todo()
         if count:
             text = f"Cleared {plural(count, 'message')} — /undo-clear brings them back."
             if (session := aside.session_id) is not None:
@@ -72,5 +73,6 @@ class ClearFlow:
         current = app.front.undo_clear(saved.conversation)
         self.saved = SavedConversation(current, entries) if current.messages else None
         await app.transcript.restore(saved.entries)
+        app.refresh_todo()
         count = len(saved.conversation.messages)
         await app.transcript.add(Note(f"Brought back {plural(count, 'message')}."))

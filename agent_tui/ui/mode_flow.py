@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from agent_tui.ui.app import AgentApp
 
 GO_AHEAD = "The plan is accepted: carry it out."
+# Added when the todo tool is on: the plan becomes the list the person watches.
+AS_TODO = " Track its steps with the todo list."
 # Turns that did not end with a whole answer: an error, a cut answer (Continue asks for the rest),
 # a local command, a prompt a hook blocked.
 _NOT_A_PLAN = ("error", "max_tokens", "local_command", "hook_blocked")
@@ -108,7 +110,13 @@ class ModeFlow:
             return
         self.app.front.leave_plan(Mode(answer))
         self.app.refresh_approval_mode()
+        go_ahead = GO_AHEAD + (AS_TODO if _todo_offered(self.app) else "")
         if self.app.busy:  # a prompt was sent meanwhile: it goes first; this one waits
-            self.app.queue_flow.add(GO_AHEAD)
+            self.app.queue_flow.add(go_ahead)
             return
-        await self.app.submit(GO_AHEAD)
+        await self.app.submit(go_ahead)
+
+
+def _todo_offered(app: AgentApp) -> bool:
+    tools = app.front.tools
+    return "todo" not in tools.disabled and any(m.name == "todo" for m in tools.manifests())

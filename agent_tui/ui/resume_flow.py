@@ -58,6 +58,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     title = one_line(str(loaded.header.get("title", ""))) or loaded.id
     count = plural(len(loaded.conversation.messages), "message")
     await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+    app.refresh_todo()  # the session's last todo list
 
 
 class Collected:

@@ -14,7 +14,7 @@ from agent_tui.build import build_agent
 from agent_tui.modes import Mode
 from agent_tui.modes.notes import PLAN_OFF, PLAN_ON
 from agent_tui.ui.app import AgentApp
-from agent_tui.ui.mode_flow import GO_AHEAD
+from agent_tui.ui.mode_flow import AS_TODO, GO_AHEAD
 from agent_tui.ui.widgets.composer import Composer
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.plan_offer import PlanOffer
@@ -142,9 +142,10 @@ async def test_plan_mode_refuses_an_edit_then_offers_the_plan_and_carries_it_out
         await wait_idle(pilot)
         assert app.front.mode is Mode.ACCEPT_EDITS
         assert (app.workspace / "new.txt").read_text() == "built\n"  # no dialog: accept edits
-        assert [m.text for m in app.query(UserMessage)] == ["plan a file", GO_AHEAD]
+        # The todo tool is on: the plan is to be carried out as its list.
+        assert [m.text for m in app.query(UserMessage)] == ["plan a file", GO_AHEAD + AS_TODO]
         go = texts(fake_llm.requests[2]["messages"][-1])
-        assert go == [GO_AHEAD, PLAN_OFF.format(mode="accept-edits")]
+        assert go == [GO_AHEAD + AS_TODO, PLAN_OFF.format(mode="accept-edits")]
         assert "mode: accept edits" in bar(app)
         assert not app.query(PlanOffer) and app.query_one(Composer).display
 

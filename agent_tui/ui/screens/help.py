@@ -38,6 +38,7 @@ KEYS = (
     ("!command", "run a shell command yourself; its output goes with the next prompt"),
     ("@path", "attach a workspace file (Tab completes participants and files)"),
     ("Ctrl+T", "tool picker (Space toggles, Enter saves, Esc cancels)"),
+    ("F2", "collapse / expand the todo list above the prompt (or click it)"),
     ("Ctrl+P", "command palette: every slash command, searchable"),
     ("F1", "this help"),
     ("Ctrl+C", "clear the prompt; on an empty prompt, twice quits"),
