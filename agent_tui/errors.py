@@ -12,6 +12,7 @@
     ├── ToolError                   expected tool failure; message tells the model what to do next
     ├── ApprovalRequired            --on-approval fail stopped the run (exit 3)
     ├── RoundLimitReached           the round limit was hit and not continued (exit 4)
+    ├── UnusableReply               the model's replies were markup echoes or repeated themselves
     └── McpError                    an MCP server failed to start, crashed or answered badly
 
 Stop conditions of the loop are exceptions carrying a message (CONVENTIONS: a small, linear loop).
@@ -116,6 +117,11 @@ class RoundLimitReached(AgentError):
     """The agent hit its round limit and the user did not continue."""
 
     exit_code = 4
+
+
+class UnusableReply(AgentError):
+    """The model's reply could not be used: only its chat template's markup twice in a row, or
+    text repeating itself (``agent/reply_checks.py``, ``agent/repetition.py``)."""
 
 
 class McpError(AgentError):

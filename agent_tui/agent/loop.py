@@ -29,6 +29,7 @@ from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
+from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry, CommandResult
@@ -46,13 +47,14 @@ from agent_tui.errors import (
     ContextOverflow,
     RoundLimitReached,
     StreamInterrupted,
+    UnusableReply,
     UsageError,
 )
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.plural import plural
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
-from agent_tui.providers.text_tool_calls import TextCallGate
+from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 
@@ -96,6 +98,9 @@ class _TurnState:
     called_tools: bool = False
     answered: bool = False  # an assistant message of this turn is in the conversation
     round_limit: int = 25
+    checks: ReplyChecks = field(default_factory=lambda: ReplyChecks(False))
+    round_text: str = ""  # the text of the last round's reply (not its calls written as text)
+    nudged: bool = False  # the last round's reply was answered with a nudge: another round
 
 
 @dataclass
@@ -333,7 +338,9 @@ class Agent:
     ) -> AsyncGenerator[ev.Event, None]:
         """The prompt goes in, rounds run until the model is done; however the turn ends,
         every call has a result and a turn the model never answered is undone."""
-        state = _TurnState(round_limit=self.max_rounds)
+        model = self.model
+        checks = ReplyChecks(text_calls_enabled(model.text_tool_calls, model.base_url))
+        state = _TurnState(round_limit=self.max_rounds, checks=checks)
         # A conversation cut by /rewind (or loaded) may end on calls without results.
         self._answer_unanswered()
         # The conversation is the one source of every request (see _round); a turn the model
@@ -394,7 +401,7 @@ class Agent:
             state.rounds += 1
             async for event in self._round(plan, state):
                 yield event
-            if state.called_tools:
+            if state.called_tools or state.nudged:
                 continue
             notices, go_on = await stop_requested(self, stop_active)
             for event in notices:
@@ -425,6 +432,26 @@ class Agent:
         if reply.calls:
             async for event in self._execute(state, specs, reply.calls):
                 yield event
+        for event in self._check_reply(state, specs, reply):
+            yield event
+
+    def _check_reply(
+        self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+    ) -> Iterator[ev.Event]:
+        """Nudge the model after a reply made of template markup or a call told in prose
+        (``reply_checks.py``); a second failed round in a row ends the turn (UnusableReply)."""
+        try:
+            nudge = state.checks.after_round(state.round_text, reply.calls, specs)
+        except UnusableReply:
+            state.final_text = ""  # never reported as the answer
+            raise
+        state.nudged = nudge is not None
+        if nudge is None:
+            return
+        if state.final_text == state.round_text:
+            state.final_text = ""  # the markup or the description is not the turn's answer
+        yield ev.Notice(nudge.notice, "warning")
+        self.conversation.append_user(request_message(nudge.message, ()))
 
     async def _query(
         self, plan: TurnPlan, state: _TurnState, specs: list[ToolSpec], reply: _Reply
@@ -563,6 +590,7 @@ class Agent:
                 for notice in from_text.notices:
                     yield notice
         state.called_tools = bool(calls)
+        state.round_text = "" if calls else assembler.partial_text
         reply.calls = calls
         async for event in self._append_answer(state, assembler.message(calls)):
             yield event
