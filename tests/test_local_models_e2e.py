@@ -2,7 +2,8 @@
 
 Near-valid calls are repaired and the model is told (item 1); a call told in prose gets one nudge
 (item 1); a reply made of the chat template's markup is a failed round, nudged once, then the
-run stops with an error (item 2). Each test checks what reached the model, what happened on disk
+run stops with an error (item 2); a local server gets sampling for tool use, and a reply that
+repeats itself is stopped while it streams (item 3). Each test checks what reached the model, what happened on disk
 and how the process ended.
 """
 
@@ -25,8 +26,17 @@ def ws(tmp_path: Path) -> Path:
     return new_workspace(tmp_path, {"hello.py": 'print("hello-from-the-file-28")\n'})
 
 
-def run(ws: Path, fake: FakeLLM, *args: str, rc: str = "") -> subprocess.CompletedProcess[str]:
-    return run_on_api(ws, fake, "openai", *args, key="sk-local", model="qwen", rc=rc)
+def run(
+    ws: Path, fake: FakeLLM, *args: str, rc: str = "", timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return run_on_api(
+        ws, fake, "openai", *args, key="sk-local", model="qwen", rc=rc, timeout=timeout
+    )
+
+
+def chat_requests(fake: FakeLLM) -> list[dict[str, Any]]:
+    """The chat requests (not the window probe's)."""
+    return [r for r in fake.requests if "messages" in r]
 
 
 def tool_results(request: dict[str, Any]) -> list[str]:
@@ -150,3 +160,58 @@ def test_unreadable_text_calls_twice_stop_with_an_error(ws: Path, fake_llm: Fake
     assert proc.returncode == 1, proc.stderr
     assert "could not be read 2 times in a row" in proc.stderr
     assert len(fake_llm.requests) == 2
+
+
+def test_a_local_server_gets_sampling_for_tool_use(ws: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.context_flavour = "llamacpp"  # it says its window: llama.cpp's /props
+    fake_llm.set_script([{"text": "hi"}])
+    proc = run(ws, fake_llm, "-p", "hi")
+    assert proc.returncode == 0, proc.stderr
+    [body] = chat_requests(fake_llm)
+    assert body["temperature"] == 0.2 and body["max_tokens"] == 4096
+
+
+def test_configured_sampling_wins_on_a_local_server(ws: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.context_flavour = "ollama"
+    fake_llm.set_script([{"text": "hi"}])
+    rc = "[model]\ntemperature = 0.7\nmax_tokens = 8192\n"
+    proc = run(ws, fake_llm, "-p", "hi", rc=rc)
+    assert proc.returncode == 0, proc.stderr
+    [body] = chat_requests(fake_llm)
+    assert body["temperature"] == 0.7 and body["max_tokens"] == 8192
+
+
+def test_a_server_that_does_not_say_its_window_keeps_the_defaults(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "hi"}])
+    proc = run(ws, fake_llm, "-p", "hi")
+    assert proc.returncode == 0, proc.stderr
+    [body] = chat_requests(fake_llm)
+    assert "temperature" not in body and body["max_tokens"] == 8192
+
+
+PARAGRAPH = "I will now read the file hello.py to see what it prints, and then I will answer.\n\n"
+
+
+def test_a_reply_that_repeats_itself_is_stopped_while_it_streams(
+    ws: Path, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "Let me look.\n\n" + PARAGRAPH * 400}])
+    # The server holds the stream after ~3,600 characters of it: a client that read on to the
+    # end would wait there past the run's timeout.
+    fake_llm.hold_after = 300
+    try:
+        proc = run(ws, fake_llm, "-p", "hi", "--output-format", "json", timeout=25)
+    finally:
+        fake_llm.release.set()
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert "repeated the same text" in " ".join(result["errors"])
+    # The conversation keeps what came before the loop and the loop once.
+    fake_llm.set_script([{"text": "ok"}])
+    proc = run(ws, fake_llm, "--continue", "-p", "and now?")
+    assert proc.returncode == 0, proc.stderr
+    [assistant] = [m for m in chat_requests(fake_llm)[-1]["messages"] if m["role"] == "assistant"]
+    assert assistant["content"].startswith("Let me look.")
+    assert assistant["content"].count("read the file hello.py") == 1

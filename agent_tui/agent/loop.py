@@ -29,6 +29,7 @@ from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
+from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
 from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
@@ -549,18 +550,31 @@ class Agent:
         """The provider's stream, shown as it arrives (calls written as text are held back)."""
         progress = CallProgress()
         responded = False
+        watch = RepetitionWatch()
         async for pev in self.deps.provider.stream(self._request(reply.built, specs)):
             if not responded:
                 responded = True
                 yield ev.ResponseStarted(state.rounds)
             reply.assembler.feed(pev)
             if isinstance(pev, pv.TextDelta):
+                if (loop := watch.feed(pev.text)) is not None:
+                    raise self._repeating(reply, loop)
                 if shown := reply.gate.feed(pev.text):
                     yield ev.TextDelta(shown)
             elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                 yield ev.ThinkingDelta(pev.text)
             elif (streaming := progress.feed(pev)) is not None:
                 yield streaming
+
+    def _repeating(self, reply: _Reply, loop: Repetition) -> UnusableReply:
+        """Stop a reply that repeats itself: the conversation keeps one copy of the block."""
+        reply.assembler.text = [without_repeats(reply.assembler.partial_text, loop)]
+        temperature = self.model.sampling_temperature(self.budget.local_server(self.model))
+        return UnusableReply(
+            f"the model repeated the same text {loop.count} times in a row "
+            f"({len(loop.block):,} characters each); the reply was stopped (try again, or set a "
+            f"lower model.temperature, now {temperature if temperature is not None else 'unset'})"
+        )
 
     async def _keep_answer(
         self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
@@ -599,7 +613,7 @@ class Agent:
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)
         if state.stop_reason == "max_tokens":
             yield ev.Notice(
-                f"The answer was cut at max_tokens ({self.model.max_tokens}); raise "
+                f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); raise "
                 "model.max_tokens, or ask the model to continue.",
                 "warning",
                 action="continue",
@@ -638,13 +652,14 @@ class Agent:
             yield ev.SteeringDelivered(texts)
 
     def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
+        local = self.budget.local_server(self.model)  # low temperature for tool use
         return ProviderRequest(
             model=self.model.name,
             system=built.system,
             messages=built.messages,
             tools=specs,
-            max_tokens=self.model.max_tokens,
-            temperature=self.model.temperature,
+            max_tokens=self.budget.reply_tokens(self.model),
+            temperature=self.model.sampling_temperature(local),
             thinking_budget=self.model.thinking_budget,
             reasoning_effort=self.model.reasoning_effort,
         )
