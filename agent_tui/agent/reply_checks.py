@@ -42,6 +42,7 @@ ECHO_NUDGE = (
     "your final answer in plain text."
 )
 MAX_FAILED_ROUNDS = 2  # failed rounds in a row that end the turn
+MAX_DESCRIPTION_CHARS = 20_000  # a longer reply is an answer: not searched for a described call
 
 
 def is_template_echo(text: str) -> bool:
@@ -60,6 +61,8 @@ def described_call(text: str, specs: Sequence[ToolSpec]) -> str | None:
     A description names the tool and every argument its schema requires (a tool that requires
     none is never matched: naming it is not describing a call).
     """
+    if len(text) > MAX_DESCRIPTION_CHARS:
+        return None
     flat = _words(text)
     for spec in specs:
         required = spec.input_schema.get("required")
