@@ -59,8 +59,14 @@ PROVIDER_URL_ENV = {
 PROVIDER_BOUND = ("name", "base_url", "api_key_env")
 WORKSPACE_FILE_LABEL = "the workspace .agentrc"
 
+DEFAULT_MAX_TOKENS = 8192
+# What a local server gets when [model] leaves them unset (README "Local models").
+LOCAL_MAX_TOKENS = 4096
+LOCAL_TEMPERATURE = 0.2
+
 DEFAULTS: dict[str, Any] = {
-    "model": {"transport": "httpx", "max_tokens": 8192, "timeout_s": 600, "max_retries": 4},
+    # No max_tokens: unset, it depends on the server (ModelConfig.reply_tokens).
+    "model": {"transport": "httpx", "timeout_s": 600, "max_retries": 4},
     "agent": {"max_rounds": 25},
     "tools": {"auto_approve": False},
 }
@@ -75,7 +81,7 @@ class ModelConfig:
     transport: str = "httpx"
     wire_api: str | None = None  # openai: "chat" | "responses"; None: by base URL
     vision: bool = True  # False: images reach the model as a text placeholder
-    max_tokens: int = 8192
+    max_tokens: int | None = None  # None: reply_tokens() picks by the server
     context_window: int | None = None
     thinking_budget: int | None = None
     reasoning_effort: str | None = None
@@ -89,6 +95,21 @@ class ModelConfig:
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None
+
+    def reply_tokens(self, local_server: bool = False) -> int:
+        """The ``max_tokens`` to ask for: the configured one, else a default that is smaller for
+        a local server (one that said its window: llama.cpp, Ollama, vLLM, LM Studio), where a
+        reply that loops runs at a few tokens a second and the window is small."""
+        if self.max_tokens is not None:
+            return self.max_tokens
+        return LOCAL_MAX_TOKENS if local_server else DEFAULT_MAX_TOKENS
+
+    def sampling_temperature(self, local_server: bool = False) -> float | None:
+        """The temperature to send: the configured one, else a low one for a local server
+        (llama.cpp samples at 0.8 when none is sent: too loose for tool calls), else none."""
+        if self.temperature is not None:
+            return self.temperature
+        return LOCAL_TEMPERATURE if local_server else None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@
     ├── ApprovalRequired            --on-approval fail stopped the run (exit 3)
     ├── RoundLimitReached           the round limit was hit and not continued (exit 4)
     ├── CostLimitReached            the next request would pass ``[agent] max_cost`` (exit 4)
+    ├── UnusableReply               the model's replies were markup echoes or repeated themselves
     └── McpError                    an MCP server failed to start, crashed or answered badly
 
 Stop conditions of the loop are exceptions carrying a message (CONVENTIONS: a small, linear loop).
@@ -123,6 +124,11 @@ class CostLimitReached(AgentError):
     """The next request would take the session past ``[agent] max_cost`` (``--max-cost``)."""
 
     exit_code = 4
+
+
+class UnusableReply(AgentError):
+    """The model's reply could not be used: only its chat template's markup twice in a row, or
+    text repeating itself (``agent/reply_checks.py``, ``agent/repetition.py``)."""
 
 
 class McpError(AgentError):

@@ -18,7 +18,9 @@ import pytest
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_on_api
 
-WINDOW = 32768  # the prompt budget is 24,576: max_tokens (8,192) is kept for the reply
+# The prompt budget is 24,576: max_tokens (8,192) is kept for the reply (28,672 on llama.cpp,
+# a local server, whose default reply budget is 4,096).
+WINDOW = 32768
 # Attached to the first request (before any usage has calibrated the estimate), this file puts it
 # between 85% and 100% of that budget by chars/4 (so the client believes it fits) but over the
 # server's limit at 2.5 chars a token.

@@ -12,6 +12,7 @@ from typing import Any
 
 from agent_tui.conversation import Block, Message, TextBlock, ThinkingBlock, ToolUseBlock
 from agent_tui.providers import base as p
+from agent_tui.providers.call_repair import loads_lenient
 
 
 @dataclass
@@ -41,26 +42,38 @@ class RawCall:
     arguments: str
     error: str = ""
     origin: str = ""  # "text": the model wrote the call in its text (agent/text_calls.py)
+    repaired: str = ""  # what was repaired to read the arguments (providers/call_repair.py)
 
 
 def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str]:
-    """Parse tool-call arguments, repairing JSON that arrives as a string inside JSON.
+    """Parse tool-call arguments (see :func:`read_arguments`); returns (input, error)."""
+    value, error, _ = read_arguments(raw)
+    return value, error
+
+
+def read_arguments(raw: str) -> tuple[dict[str, Any] | None, str, str]:
+    """Parse tool-call arguments, repairing near-JSON and JSON that arrives as a string inside
+    JSON.
 
     Returns:
-        (input, "") on success; (None, reason) when the arguments are unusable.
+        (input, "", repaired) on success, ``repaired`` saying what was repaired ("" for strict
+        JSON); (None, reason, "") when the arguments are unusable.
     """
     if not raw.strip():
-        return {}, ""
+        return {}, "", ""
     try:
-        value: Any = json.loads(raw)
+        read = loads_lenient(raw)
+        value: Any = read.value
+        repaired = read.repair
         # Some models double-encode: "{\"path\": \"a.py\"}". Unwrap one level.
         if isinstance(value, str):
-            value = json.loads(value)
+            inner = loads_lenient(value)
+            value, repaired = inner.value, ", ".join(filter(None, (repaired, inner.repair)))
     except json.JSONDecodeError as exc:
-        return None, f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})"
+        return None, f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})", ""
     if not isinstance(value, dict):
-        return None, f"the arguments must be a JSON object, got {type(value).__name__}"
-    return value, ""
+        return None, f"the arguments must be a JSON object, got {type(value).__name__}", ""
+    return value, "", repaired
 
 
 @dataclass
@@ -119,8 +132,8 @@ class RoundAssembler:
         for index in sorted(self.calls):
             call = self.calls[index]
             arguments = call.arguments
-            parsed, error = parse_arguments(arguments)
-            out.append(RawCall(call.id, call.name, parsed, arguments, error))
+            parsed, error, repaired = read_arguments(arguments)
+            out.append(RawCall(call.id, call.name, parsed, arguments, error, repaired=repaired))
         return out
 
     def message(self, calls: list[RawCall] | None = None) -> Message:

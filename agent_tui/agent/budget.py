@@ -51,7 +51,16 @@ class ContextBudget:
     def prompt_limit(self, model: ModelConfig) -> int:
         """The tokens a request may hold: the window less what is kept for the reply."""
         window = self.window(model)
-        return window - min(model.max_tokens, window // 2)
+        return window - min(self.reply_tokens(model), window // 2)
+
+    def reply_tokens(self, model: ModelConfig) -> int:
+        """The ``max_tokens`` requests ask for (``ModelConfig.reply_tokens``)."""
+        return model.reply_tokens(self.local_server(model))
+
+    def local_server(self, model: ModelConfig) -> bool:
+        """Whether ``model``'s server said its window: a local server (llama.cpp, Ollama, vLLM,
+        LM Studio; ``providers/context_probe.py``), which gets the local sampling defaults."""
+        return model.name in self.served
 
     def calibrate(self, model: ModelConfig, built: BuiltPrompt, exact: int) -> None:
         """Take in the server tokenizer's exact count of ``built`` (agent/exact_count.py)."""

@@ -88,6 +88,14 @@ def denial_result(decision: Decision) -> ToolResult:
     return error_result(text)
 
 
+def repair_note(repaired: str) -> str:
+    """What the model is told about a call it wrote as near-JSON that was repaired to be read."""
+    return (
+        f"Note: this tool call was not written exactly and was repaired to be read ({repaired}). "
+        "Send tool calls as strict JSON: double-quoted strings; true, false and null."
+    )
+
+
 PAGED_READER = "read_file"  # what a saved big result is read with, a page at a time
 MAX_NAMED_TOOLS = 40  # a refusal names at most this many of the offered tools
 
@@ -152,6 +160,8 @@ class CallProcessor:
             result = cap_result(
                 result, self.deps.workspace, call.name, max_result_chars(self.deps.config)
             )
+        if call.repaired:  # after the cap: the note is never cut off
+            result = replace(result, content=f"{result.content}\n\n{repair_note(call.repaired)}")
         self.results[call.id] = result
         duration = time.monotonic() - t0 if t0 else 0.0
         self.emit(ev.ToolCallFinished(call.id, call.name, result, past, duration))

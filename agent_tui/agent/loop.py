@@ -29,6 +29,8 @@ from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
+from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
+from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.spend import check_budget
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
@@ -47,13 +49,14 @@ from agent_tui.errors import (
     ContextOverflow,
     RoundLimitReached,
     StreamInterrupted,
+    UnusableReply,
     UsageError,
 )
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.plural import plural
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
-from agent_tui.providers.text_tool_calls import TextCallGate
+from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 from agent_tui.tools.todo import TODO_KEY
@@ -100,6 +103,9 @@ class _TurnState:
     called_tools: bool = False
     answered: bool = False  # an assistant message of this turn is in the conversation
     round_limit: int = 25
+    checks: ReplyChecks = field(default_factory=lambda: ReplyChecks(False))
+    round_text: str = ""  # the text of the last round's reply (not its calls written as text)
+    nudged: bool = False  # the last round's reply was answered with a nudge: another round
 
 
 @dataclass
@@ -341,7 +347,9 @@ class Agent:
     ) -> AsyncGenerator[ev.Event, None]:
         """The prompt goes in, rounds run until the model is done; however the turn ends,
         every call has a result and a turn the model never answered is undone."""
-        state = _TurnState(round_limit=self.max_rounds)
+        model = self.model
+        checks = ReplyChecks(text_calls_enabled(model.text_tool_calls, model.base_url))
+        state = _TurnState(round_limit=self.max_rounds, checks=checks)
         # A conversation cut by /rewind (or loaded) may end on calls without results.
         self._answer_unanswered()
         # The conversation is the one source of every request (see _round); a turn the model
@@ -404,7 +412,7 @@ class Agent:
             state.rounds += 1
             async for event in self._round(plan, state):
                 yield event
-            if state.called_tools:
+            if state.called_tools or state.nudged:
                 continue
             notices, go_on = await stop_requested(self, stop_active)
             for event in notices:
@@ -435,6 +443,26 @@ class Agent:
         if reply.calls:
             async for event in self._execute(state, specs, reply.calls):
                 yield event
+        for event in self._check_reply(state, specs, reply):
+            yield event
+
+    def _check_reply(
+        self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+    ) -> Iterator[ev.Event]:
+        """Nudge the model after a reply made of template markup or a call told in prose
+        (``reply_checks.py``); a second failed round in a row ends the turn (UnusableReply)."""
+        try:
+            nudge = state.checks.after_round(state.round_text, reply.calls, specs)
+        except UnusableReply:
+            state.final_text = ""  # never reported as the answer
+            raise
+        state.nudged = nudge is not None
+        if nudge is None:
+            return
+        if state.final_text == state.round_text:
+            state.final_text = ""  # the markup or the description is not the turn's answer
+        yield ev.Notice(nudge.notice, "warning")
+        self.conversation.append_user(request_message(nudge.message, ()))
 
     async def _query(
         self, plan: TurnPlan, state: _TurnState, specs: list[ToolSpec], reply: _Reply
@@ -538,18 +566,31 @@ class Agent:
         """The provider's stream, shown as it arrives (calls written as text are held back)."""
         progress = CallProgress()
         responded = False
+        watch = RepetitionWatch()
         async for pev in self.deps.provider.stream(self._request(reply.built, specs)):
             if not responded:
                 responded = True
                 yield ev.ResponseStarted(state.rounds)
             reply.assembler.feed(pev)
             if isinstance(pev, pv.TextDelta):
+                if (loop := watch.feed(pev.text)) is not None:
+                    raise self._repeating(reply, loop)
                 if shown := reply.gate.feed(pev.text):
                     yield ev.TextDelta(shown)
             elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                 yield ev.ThinkingDelta(pev.text)
             elif (streaming := progress.feed(pev)) is not None:
                 yield streaming
+
+    def _repeating(self, reply: _Reply, loop: Repetition) -> UnusableReply:
+        """Stop a reply that repeats itself: the conversation keeps one copy of the block."""
+        reply.assembler.text = [without_repeats(reply.assembler.partial_text, loop)]
+        temperature = self.model.sampling_temperature(self.budget.local_server(self.model))
+        return UnusableReply(
+            f"the model repeated the same text {loop.count} times in a row "
+            f"({len(loop.block):,} characters each); the reply was stopped (try again, or set a "
+            f"lower model.temperature, now {temperature if temperature is not None else 'unset'})"
+        )
 
     async def _keep_answer(
         self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
@@ -579,6 +620,7 @@ class Agent:
                 for notice in from_text.notices:
                     yield notice
         state.called_tools = bool(calls)
+        state.round_text = "" if calls else assembler.partial_text
         reply.calls = calls
         async for event in self._append_answer(state, assembler.message(calls)):
             yield event
@@ -587,7 +629,7 @@ class Agent:
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)
         if state.stop_reason == "max_tokens":
             yield ev.Notice(
-                f"The answer was cut at max_tokens ({self.model.max_tokens}); raise "
+                f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); raise "
                 "model.max_tokens, or ask the model to continue.",
                 "warning",
                 action="continue",
@@ -626,13 +668,14 @@ class Agent:
             yield ev.SteeringDelivered(texts)
 
     def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
+        local = self.budget.local_server(self.model)  # low temperature for tool use
         return ProviderRequest(
             model=self.model.name,
             system=built.system,
             messages=built.messages,
             tools=specs,
-            max_tokens=self.model.max_tokens,
-            temperature=self.model.temperature,
+            max_tokens=self.budget.reply_tokens(self.model),
+            temperature=self.model.sampling_temperature(local),
             thinking_budget=self.model.thinking_budget,
             reasoning_effort=self.model.reasoning_effort,
         )

@@ -67,10 +67,16 @@ def calls_from_text(text: str, offered: list[str]) -> TextCallOutcome | None:
         return TextCallOutcome([call], [notice])
     calls = []
     for text_call in found.calls:
-        parsed, error = parse_arguments(text_call.arguments)
+        parsed, error = parse_arguments(text_call.arguments)  # exact JSON: the parser wrote it
         calls.append(
             RawCall(
-                _call_id(), text_call.name, parsed, text_call.arguments, error, origin=TEXT_ORIGIN
+                _call_id(),
+                text_call.name,
+                parsed,
+                text_call.arguments,
+                error,
+                origin=TEXT_ORIGIN,
+                repaired=text_call.repaired,
             )
         )
     return TextCallOutcome(calls)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from agent_tui.providers.call_repair import STRAY_FENCE, loads_lenient
+
 # Hosts whose models send structured calls: their text is never read as a call under "auto".
 STRUCTURED_HOSTS = ("api.anthropic.com", "api.openai.com")
 FENCE_LANGS = ("", "json", "tool_call", "tool_code")  # the info strings of a fenced call
@@ -28,7 +30,9 @@ _CALL_KEYS = {"name", "arguments", "parameters", "id", "type"}
 _FENCE = re.compile(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
 _FENCE_OPEN = re.compile(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n")
 _FENCE_CLOSE = re.compile(r"\s*```")
-_NAME = re.compile(r'"name"\s*:\s*"([^"\\]{1,64})"')
+_NAME = re.compile(r"""["']name["']\s*:\s*["']([^"'\\]{1,64})["']""")
+_NAME_KEY = re.compile(r"""["']name["']""")
+_ARGUMENTS_KEY = re.compile(r"""["'](?:arguments|parameters)["']""")
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class TextCall:
 
     name: str
     arguments: str
+    repaired: str = ""  # what was repaired to read it (call_repair.py); "" when it was exact
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,21 @@ def text_calls_enabled(setting: str, base_url: str) -> bool:
     return host not in STRUCTURED_HOSTS
 
 
-def _segments(text: str) -> list[tuple[str, str]] | None:
-    """Split the whole text into (kind, body) call segments; None when anything else is there.
+Segment = tuple[str, str, str]  # (kind, body, what was repaired to find it)
+UNCLOSED_FENCE = "an unclosed ``` fence was read to the end"
+TEMPLATE_MARKUP = "the chat template's markup around it was removed"
+# A chat template's own tokens that a model sometimes writes around its call (ChatML: Qwen).
+TEMPLATE_TOKENS = ("<|im_start|>assistant", "<|im_end|>", "<|endoftext|>")
+_TEMPLATE_TOKEN = re.compile("|".join(re.escape(token) for token in TEMPLATE_TOKENS))
 
-    kind is ``"tag"`` (inside ``<tool_call>``), ``"fence"`` or ``"bare"``.
+
+def _segments(text: str) -> list[Segment] | None:
+    """Split the whole text into (kind, body, repair) segments; None when anything else is there.
+
+    kind is ``"tag"`` (inside ``<tool_call>``), ``"fence"``, ``"bare"`` or ``"junk"`` (a stray
+    fence or a template token: no call, but not prose either).
     """
-    out: list[tuple[str, str]] = []
+    out: list[Segment] = []
     decoder = json.JSONDecoder()
     pos, end = 0, len(text)
     while True:
@@ -80,39 +94,57 @@ def _segments(text: str) -> list[tuple[str, str]] | None:
             return out
         if len(out) >= MAX_CALLS:
             return None
-        if text.startswith(OPEN_TAG, pos):
-            start = pos + len(OPEN_TAG)
-            close = text.find(CLOSE_TAG, start)
-            # Qwen sometimes stops before writing the closing tag of its last call.
-            stop = end if close < 0 else close
-            out.append(("tag", text[start:stop]))
-            pos = end if close < 0 else close + len(CLOSE_TAG)
-        elif text.startswith("```", pos):
-            fenced = _fenced_json(text, pos, decoder)
-            if fenced is not None:
-                out.append(("fence", fenced[0]))
-                pos = fenced[1]
-                continue
-            fence = _FENCE.match(text, pos)
-            if fence is None or fence.group(1).lower() not in FENCE_LANGS:
-                return None
-            out.append(("fence", fence.group(2)))
-            pos = fence.end()
-        elif text[pos] == "{":
-            try:
-                _, stop = decoder.raw_decode(text, pos)
-            except ValueError:
-                out.append(("bare", text[pos:]))  # judged (and refused) by _one
-                return out
-            out.append(("bare", text[pos:stop]))
-            pos = stop
-        else:
+        step = _segment_at(text, pos, decoder)
+        if step is None:
             return None
+        segment, pos = step
+        out.append(segment)
 
 
-def _fenced_json(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[str, int] | None:
+def _segment_at(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[Segment, int] | None:
+    """The segment starting at ``pos`` and where the next one starts; None at prose."""
+    end = len(text)
+    if text.startswith(OPEN_TAG, pos):
+        start = pos + len(OPEN_TAG)
+        close = text.find(CLOSE_TAG, start)
+        # Qwen sometimes stops before writing the closing tag of its last call.
+        stop = end if close < 0 else close
+        return ("tag", text[start:stop], ""), end if close < 0 else close + len(CLOSE_TAG)
+    if (token := _TEMPLATE_TOKEN.match(text, pos)) is not None:
+        return ("junk", "", TEMPLATE_MARKUP), token.end()
+    if text.startswith("```", pos):
+        return _fence_segment(text, pos, decoder)
+    if text[pos] == "{":
+        try:
+            _, stop = decoder.raw_decode(text, pos)
+        except ValueError:
+            return ("bare", text[pos:], ""), end  # judged (and repaired or refused) by _one
+        return ("bare", text[pos:stop], ""), stop
+    return None
+
+
+def _fence_segment(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[Segment, int] | None:
+    """A fenced block at ``pos``, or a fence with nothing after it (stray), or None."""
+    if not text[pos + 3 :].strip():
+        return ("junk", "", STRAY_FENCE), len(text)
+    fenced = _fenced_json(text, pos, decoder)
+    if fenced is not None:
+        return ("fence", fenced[0], fenced[2]), fenced[1]
+    fence = _FENCE.match(text, pos)
+    if fence is not None:
+        if fence.group(1).lower() not in FENCE_LANGS:
+            return None
+        return ("fence", fence.group(2), ""), fence.end()
+    opening = _FENCE_OPEN.match(text, pos)  # never closed: the model stopped after its call
+    if opening is None or opening.group(1).lower() not in FENCE_LANGS:
+        return None
+    return ("fence", text[opening.end() :], UNCLOSED_FENCE), len(text)
+
+
+def _fenced_json(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[str, int, str] | None:
     """A fenced block holding one JSON value, read as JSON so that a ```` ``` ```` inside one of
-    its strings (a Markdown file's content) does not end the block; None when it is not that."""
+    its strings (a Markdown file's content) does not end the block; None when it is not that.
+    A block the model left unclosed at the end of its reply is read to the end."""
     opening = _FENCE_OPEN.match(text, pos)
     if opening is None or opening.group(1).lower() not in FENCE_LANGS:
         return None
@@ -124,7 +156,11 @@ def _fenced_json(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[str, i
     except ValueError:
         return None
     closing = _FENCE_CLOSE.match(text, stop)
-    return (text[start:stop], closing.end()) if closing else None
+    if closing is not None:
+        return text[start:stop], closing.end(), ""
+    if not text[stop:].strip():
+        return text[start:stop], len(text), UNCLOSED_FENCE
+    return None
 
 
 def _call_object(value: Any) -> dict[str, Any] | None:
@@ -139,21 +175,22 @@ def _call_object(value: Any) -> dict[str, Any] | None:
     return value
 
 
-def _looks_like_call(body: str) -> bool:
-    return '"name"' in body and ('"arguments"' in body or '"parameters"' in body)
+def looks_like_call(body: str) -> bool:
+    """Whether ``body`` has a call's keys (a name and its arguments), in either quotes."""
+    return _NAME_KEY.search(body) is not None and _ARGUMENTS_KEY.search(body) is not None
 
 
 def _one(kind: str, body: str, offered: frozenset[str]) -> TextCall | TextCalls | None:
     """One segment: a call, a failed attempt (TextCalls with a problem), or None (not a call)."""
     try:
-        value = json.loads(body)
+        read = loads_lenient(body)
     except ValueError:
-        if kind == "tag" or _looks_like_call(body):
+        if kind == "tag" or looks_like_call(body):
             found = _NAME.search(body)
             name = found.group(1) if found else ""
             return TextCalls(problem="its arguments are not valid JSON", attempted_name=name)
         return None
-    call = _call_object(value)
+    call = _call_object(read.value)
     if call is None:
         if kind == "tag":
             return TextCalls(problem="it is not a JSON object with name and arguments")
@@ -161,17 +198,29 @@ def _one(kind: str, body: str, offered: frozenset[str]) -> TextCall | TextCalls 
     name = call["name"]
     if name not in offered:
         return TextCalls(problem=f"no tool named {name[:64]!r} was offered", attempted_name=name)
+    arguments = _arguments_of(call)
+    if isinstance(arguments, str):
+        return TextCalls(problem=arguments, attempted_name=name)
+    value, repaired = arguments
+    notes = ", ".join(filter(None, (read.repair, repaired)))
+    return TextCall(name, json.dumps(value, ensure_ascii=False), notes)
+
+
+def _arguments_of(call: dict[str, Any]) -> tuple[dict[str, Any], str] | str:
+    """The call's arguments and what was repaired to read them, or the problem with them."""
     arguments = call.get("arguments", call.get("parameters"))
+    repaired = ""
     if isinstance(arguments, str):  # some templates write the arguments as a JSON string
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            read = loads_lenient(arguments) if arguments.strip() else None
         except ValueError:
-            return TextCalls(problem="its arguments are not valid JSON", attempted_name=name)
+            return "its arguments are not valid JSON"
+        arguments, repaired = (read.value, read.repair) if read else ({}, "")
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
-        return TextCalls(problem="its arguments are not a JSON object", attempted_name=name)
-    return TextCall(name, json.dumps(arguments, ensure_ascii=False))
+        return "its arguments are not a JSON object"
+    return arguments, repaired
 
 
 def parse_text_calls(text: str, offered: frozenset[str] | set[str]) -> TextCalls | None:
@@ -183,21 +232,26 @@ def parse_text_calls(text: str, offered: frozenset[str] | set[str]) -> TextCalls
 
     Returns:
         None when the text is an ordinary answer; else the calls, or the problem that stops a
-        failed attempt from being made (then no call of the reply is made).
+        failed attempt from being made (then no call of the reply is made). A call read with a
+        repair (a stray fence, near-JSON: ``call_repair.py``) says so in ``repaired``.
     """
     segments = _segments(text)
     if not segments:
         return None
     names = frozenset(offered)
     calls: list[TextCall] = []
-    for kind, body in segments:
+    around = ", ".join(sorted({note for kind, _, note in segments if kind == "junk"}))
+    for kind, body, note in segments:
+        if kind == "junk":
+            continue
         result = _one(kind, body, names)
         if result is None:
             return None  # one part is not a call at all: the reply is an answer
         if isinstance(result, TextCalls):
             return result
-        calls.append(result)
-    return TextCalls(calls=tuple(calls))
+        repaired = ", ".join(filter(None, (around, note, result.repaired)))
+        calls.append(TextCall(result.name, result.arguments, repaired))
+    return TextCalls(calls=tuple(calls)) if calls else None
 
 
 def could_be_call(text: str) -> bool:
@@ -205,6 +259,11 @@ def could_be_call(text: str) -> bool:
     head = text.lstrip()
     if not head:
         return True
+    for token in TEMPLATE_TOKENS:
+        if head.startswith(token):
+            return could_be_call(head[len(token) :])
+        if token.startswith(head):
+            return True
     if head.startswith("{") or head.startswith(OPEN_TAG) or OPEN_TAG.startswith(head):
         return True
     if head.startswith("```"):

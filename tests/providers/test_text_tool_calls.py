@@ -13,6 +13,7 @@ from agent_tui.providers.text_tool_calls import (
     parse_text_calls,
     text_calls_enabled,
 )
+from tests.providers.near_json import render
 
 OFFERED = {"read_file", "list_dir", "run_in_terminal"}
 
@@ -108,3 +109,61 @@ def test_random_prose_never_parses_as_a_call(prose: str, anything: str) -> None:
     assert parse_text_calls(call + "\n" + prose, OFFERED) is None
     found = parse_text_calls(anything, OFFERED)
     assert found is None or found.problem or {c.name for c in found.calls} <= OFFERED
+
+
+_ARGUMENTS = st.dictionaries(
+    st.sampled_from(["path", "content", "flag", "count"]),
+    st.none() | st.booleans() | st.integers(-99, 99) | st.text(max_size=20),
+    max_size=3,
+)
+# How a small model wraps a call it wrote with a Python accent: the forms the parser knows, with a
+# stray closing fence, an unclosed fence, or its chat template's tokens around it.
+_WRAPS = st.sampled_from(
+    [
+        "{}",
+        "{}\n```",
+        "```json\n{}\n```\n```",
+        "```json\n{}",
+        "<tool_call>\n{}\n</tool_call>",
+        "<|im_start|>assistant\n<tool_call>\n{}\n</tool_call><|im_end|>",
+        "```json\n{}\n```<|im_end|>",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(arguments=_ARGUMENTS, wrap=_WRAPS, data=st.data())
+def test_near_valid_calls_are_repaired_and_say_so(
+    arguments: dict[str, object], wrap: str, data: st.DataObject
+) -> None:
+    style = lambda: data.draw(st.booleans())  # noqa: E731
+    call = "{" + f'"name": "read_file", "arguments": {render(arguments, style)}' + "}"
+    text = wrap.replace("{}", call)
+    found = parse_text_calls(text, OFFERED)
+    assert found is not None and not found.problem, text
+    [made] = found.calls
+    assert (made.name, json.loads(made.arguments)) == ("read_file", arguments)
+    exact = call == json.dumps({"name": "read_file", "arguments": arguments}, ensure_ascii=False)
+    assert bool(made.repaired) == (not exact or wrap not in ("{}", "<tool_call>\n{}\n</tool_call>"))
+
+
+def test_the_issue_spelling_a_single_quoted_json_string() -> None:
+    text = (
+        '```json\n{"name": "read_file", "arguments": {"path": "config.json", '
+        '"content": \'{"debug": true}\'}}\n```\n```'
+    )
+    found = parse_text_calls(text, OFFERED)
+    assert found is not None and not found.problem
+    assert json.loads(found.calls[0].arguments) == {
+        "path": "config.json",
+        "content": '{"debug": true}',
+    }
+    assert "Python literal" in found.calls[0].repaired and "fence" in found.calls[0].repaired
+
+
+def test_a_lone_fence_or_template_token_is_not_a_call() -> None:
+    for text in ("```", "<|im_end|>", "```\n<|im_end|>"):
+        assert parse_text_calls(text, OFFERED) is None, text
+    # A single-quoted call followed by prose: an attempt that cannot be read, never run.
+    found = parse_text_calls("{'name': 'read_file', 'arguments': {}}\nDone!", OFFERED)
+    assert found is not None and found.calls == () and found.problem

@@ -36,7 +36,7 @@ def summary_request(
         scale: real tokens per estimated token for this model (``ContextBudget.token_scale``).
     """
     system = prompt_template(TEMPLATE)
-    reply = max(min(model.max_tokens, MAX_SUMMARY_TOKENS, window // 4), 1)
+    reply = max(min(model.reply_tokens(), MAX_SUMMARY_TOKENS, window // 4), 1)
     ask = "Write the summary of the conversation above, following your instructions."
     if focus:
         ask += f"\nFocus on: {focus}"
