@@ -319,28 +319,35 @@ async def spawn(
     # The 12 random hex digits uuid4().hex[:12] gave, without importing uuid (~1.5 ms with platform).
     marker = f"{os.getpid()}-{os.urandom(6).hex()}"
     launch = await _launch([shell, "-c", command], cwd, env, marker, sandbox, extra_domains)
-    loop = asyncio.get_running_loop()
     REAPER.watch(lambda: _SHELLS)
-    REAPER.spawning += 1  # until the shell's pid is in _SHELLS (connection_made)
     try:
-        _, proc = await loop.subprocess_exec(
-            lambda: ShellProcess(capture, on_output, marker),
+        proc = await _start(launch, cwd, lambda: ShellProcess(capture, on_output, marker))
+    except OSError as exc:
+        capture.finish()
+        await launch.finish()
+        raise ToolError(f"Could not start {shell} in {cwd}: {exc.strerror or exc}.") from exc
+    proc.launch = launch
+    return proc, log_path
+
+
+async def _start(launch: Launch, cwd: Path, protocol: Callable[[], ShellProcess]) -> ShellProcess:
+    """Start ``launch`` in its own process group (a timeout kills all of it); until the shell's
+    pid is in ``_SHELLS`` (``connection_made``) the reaper leaves unknown zombies alone."""
+    REAPER.spawning += 1
+    try:
+        _, proc = await asyncio.get_running_loop().subprocess_exec(
+            protocol,
             *launch.argv,
             cwd=cwd,
             env=launch.env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so a timeout can kill all of it
+            start_new_session=True,
         )
-    except OSError as exc:
-        capture.finish()
-        await launch.finish()
-        raise ToolError(f"Could not start {shell} in {cwd}: {exc.strerror or exc}.") from exc
     finally:
         REAPER.spawning -= 1
-    proc.launch = launch
-    return proc, log_path
+    return proc
 
 
 async def _launch(
