@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import stat
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +114,64 @@ def test_a_small_served_window_prunes_the_request(tmp_path: Path, fake_llm: Fake
     assert len(sent) < 8192 * 4
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["pruned"], result
+
+
+def _release_after_probes(fake: FakeLLM, probes: int) -> threading.Thread:
+    """Load the fake's model once the client has asked ``probes`` times (so it asked again)."""
+
+    def release() -> None:
+        deadline = time.monotonic() + 60
+        while len(fake.probes) < probes and time.monotonic() < deadline:
+            time.sleep(0.05)  # a poll with a deadline, not a wait for time to pass
+        fake.loaded.set()
+
+    thread = threading.Thread(target=release, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_loading_server_is_waited_for_and_said(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    """llama.cpp answers 503 "Loading model" while a cold model loads: the run waits, says so,
+    asks again, and uses (and keeps) the window the loaded server states."""
+    fake_llm.context_flavour, fake_llm.n_ctx = "llamacpp", 8192
+    fake_llm.loaded.clear()
+    fake_llm.set_script([{"text": "hi"}])
+    thread = _release_after_probes(fake_llm, 8)  # every flavour asked twice while loading
+    proc = run(tmp_path, fake_llm, "-p", "hello", "--output-format", "json")
+    thread.join()
+    assert usage_of(proc)["context_window"] == 8192
+    notices = json.loads(proc.stdout.splitlines()[-1])["notices"]
+    assert "is loading test-model; waiting for it" in notices[0]
+    assert notices[-1].startswith("test-model is loaded (")
+    assert len(fake_llm.requests) == 1  # no model request was sent to the loading server
+    cache = json.loads((tmp_path / "state" / "context_windows.json").read_text())
+    assert [entry["tokens"] for entry in cache.values()] == [8192]
+
+
+@pytest.mark.parametrize("status", [500, 502])
+def test_a_failed_probe_is_not_cached(tmp_path: Path, fake_llm: FakeLLM, status: int) -> None:
+    fake_llm.context_flavour, fake_llm.probe_status = "llamacpp", status
+    fake_llm.set_script([{"text": "one"}, {"text": "two"}])
+    config = "[model]\ncontext_window = 50000\n"
+    first = run(tmp_path, fake_llm, "-p", "x", "--output-format", "json", user_config=config)
+    assert usage_of(first)["context_window"] == 50000
+    cache = tmp_path / "state" / "context_windows.json"
+    assert not cache.exists() or json.loads(cache.read_text()) == {}
+    fake_llm.probe_status, fake_llm.probes = None, []
+    second = run(tmp_path, fake_llm, "-p", "x", "--output-format", "json", user_config=config)
+    assert usage_of(second)["context_window"] == 8192  # asked again, and told this time
+    assert fake_llm.probes == ["GET /props"]
+
+
+def test_a_model_request_to_a_loading_server_is_sent_again(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """The window came from the cache (or the server restarted): the model request itself gets
+    "Loading model" and is sent again past the few retries a failure gets."""
+    fake_llm.loading_chats = 2
+    fake_llm.set_script([{"text": "loaded at last"}])
+    config = "[model]\nmax_retries = 0\n"
+    proc = run(tmp_path, fake_llm, "-p", "x", "--output-format", "json", user_config=config)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["result"] == "loaded at last"
+    assert fake_llm.loading_chats == 0

@@ -474,7 +474,9 @@ class Agent:
         """
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         attempt = _Attempt()
-        if (served := await self.window_discovery.wait(self.model)) is not None:
+        async for note in self.window_discovery.waiting(self.model):
+            yield ev.Notice(note)  # a server still loading its model is waited for, and said so
+        if (served := self.window_discovery.found.get(self.model.name)) is not None:
             self.budget.served[self.model.name] = served[0]
         # The calls that ran keep their long arguments (a file's content) out of every request
         # from now on; the file is on disk for the model to read back.

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -32,7 +33,13 @@ from agent_tui.providers import http11
 from agent_tui.providers.base import ProviderEvent, ProviderRequest, TextDelta
 from agent_tui.providers.image_limits import fit_images
 from agent_tui.providers.overflow import parse_overflow
-from agent_tui.providers.retry import RetryPolicy, is_retryable_status, parse_retry_after
+from agent_tui.providers.retry import (
+    LOAD_POLL_S,
+    LOAD_WAIT_S,
+    RetryPolicy,
+    is_retryable_status,
+    parse_retry_after,
+)
 from agent_tui.providers.sse import SSEResponse, aiter_sse
 
 if TYPE_CHECKING:
@@ -87,6 +94,7 @@ class _Failed:
     retry_after: float | None
     error: ProviderError
     finished: list[ProviderEvent] | None = None
+    loading: bool = False  # a 503 "Loading model": the server is up, its model not yet
 
 
 class Reducer(Protocol):
@@ -190,7 +198,7 @@ class ApiProvider:
         """
         key = self._key()
         body = self.build_body(fit_images(request, vision=self.config.vision))
-        attempt = 0
+        attempt, load_started = 0, None
         while True:
             reducer = self.new_reducer()
             partial: list[str] = []
@@ -215,6 +223,9 @@ class ApiProvider:
                 return
             # Raised outside the except blocks so that no exception that held the raw server
             # text (which may echo the key) hangs on as __context__.
+            if failed.loading and await self._wait_loading(load_started):
+                load_started = load_started or time.monotonic()
+                continue  # a cold model load takes minutes: not one of the few retries
             if not failed.retry or attempt >= self.retry.max_retries:
                 raise failed.error
             await self._wait(attempt, failed.retry_after, self._redact(failed.why, key))
@@ -233,8 +244,13 @@ class ApiProvider:
         after the whole response) the rest of the events."""
         if isinstance(exc, HttpFailure):
             error = self._status_error(exc, key, attempt)
+            loading = exc.status == 503 and "loading" in exc.message.lower()
             return _Failed(
-                is_retryable_status(exc.status), f"HTTP {exc.status}", exc.retry_after, error
+                is_retryable_status(exc.status),
+                f"HTTP {exc.status}",
+                exc.retry_after,
+                error,
+                loading=loading,
             )
         if isinstance(exc, Disconnected):
             tail = [] if reducer.complete else reducer.finish()
@@ -248,6 +264,14 @@ class ApiProvider:
         why = str(exc)
         error = self._cut_error(why, key, started, partial)
         return _Failed(exc.retryable and not started, why, None, error)
+
+    async def _wait_loading(self, started: float | None) -> bool:
+        """Wait a little for a server loading its model; False once LOAD_WAIT_S have passed."""
+        if started is not None and time.monotonic() - started >= LOAD_WAIT_S:
+            return False
+        logger.info("%s: the server is loading the model; asking again", self.endpoint)
+        await self.retry.sleep(LOAD_POLL_S)
+        return True
 
     async def _wait(self, attempt: int, retry_after: float | None, why: str) -> None:
         delay = self.retry.delay(attempt, retry_after)

@@ -12,12 +12,18 @@ Each local server says it in its own place; the first that answers wins:
 ``root`` is the base URL without its ``/v1``. Every request has a short timeout and any failure
 means "cannot tell": the caller falls back to config. The answers are the server's, so only a
 plain positive integer below a sane bound is taken.
+
+A server still loading its model (llama.cpp answers every route ``503 Loading model`` for as long
+as a cold load takes, a minute or more) is told apart from one that cannot tell: the caller waits
+for it. Only an answer every endpoint gave is ``settled`` (worth keeping): a timeout, a refused
+connection or a 5xx says nothing about the window.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from agent_tui.providers.side_requests import SideRequestFailed, server_root, side_requests
@@ -27,6 +33,20 @@ logger = logging.getLogger(__name__)
 PROBE_TIMEOUT_S = 2.0
 MAX_WINDOW = 100_000_000  # larger than any model's: a bigger number is a broken answer
 MIN_WINDOW = 1000  # as model.context_window: below it no request fits, so the answer is not used
+
+
+@dataclass(frozen=True)
+class ProbeAnswer:
+    """What one probe learned: the window (tokens, where it was found), or why not."""
+
+    window: tuple[int, str] | None = None
+    loading: bool = False  # a 503 that says the model is loading: ask again soon
+    settled: bool = True  # every request was answered (not a timeout, a refusal, a 5xx)
+
+
+def is_loading(status: int, body: bytes) -> bool:
+    """A server's "not yet: the model is loading" (llama.cpp: 503 ``Loading model``)."""
+    return status == 503 and b"loading" in body[:2000].lower()
 
 
 def _positive(value: Any) -> int | None:
@@ -94,36 +114,48 @@ def from_ollama_show(body: Any) -> int | None:
 
 async def probe_context_window(
     base_url: str, model: str, key: str | None, timeout: float | None = None
-) -> tuple[int, str] | None:
-    """The context window the server at ``base_url`` states for ``model``.
-
-    Returns:
-        (tokens, where it was found: "llama.cpp /props" ...), or None when no server flavour told.
-    """
+) -> ProbeAnswer:
+    """The context window the server at ``base_url`` states for ``model``, if it states one."""
     base, root = base_url.rstrip("/"), server_root(base_url)
     headers = {"authorization": f"Bearer {key}"} if key else {}
     # Read at call time, not bound as a default: the in-process tests lengthen it (a loaded test
     # machine can take longer than 2 s to answer even on loopback).
     limit = PROBE_TIMEOUT_S if timeout is None else timeout
+    heard = {"loading": False, "unsettled": False}
     async with side_requests(base_url, headers, limit) as fetch:
 
         async def get_json(method: str, url: str, body: Any = None) -> Any:
             """The parsed answer of a 200, else None: any failure means "cannot tell"."""
             try:
                 status, raw = await fetch(method, url, body)
-                return json.loads(raw) if status == 200 else None
-            except (SideRequestFailed, ValueError) as exc:
+            except SideRequestFailed as exc:
                 logger.debug("context probe %s %s: %s", method, url, exc)
+                heard["unsettled"] = True
+                return None
+            if status >= 500:
+                heard["unsettled"] = True
+                heard["loading"] = heard["loading"] or is_loading(status, raw)
+            try:
+                return json.loads(raw) if status == 200 else None
+            except ValueError:
                 return None
 
-        if (n := from_llamacpp_props(await get_json("GET", f"{root}/props"))) is not None:
-            return n, "llama.cpp /props"
-        if (n := from_vllm_models(await get_json("GET", f"{base}/models"), model)) is not None:
-            return n, "/v1/models"
-        lmstudio = await get_json("GET", f"{root}/api/v0/models")
-        if (n := from_lmstudio_models(lmstudio, model)) is not None:
-            return n, "LM Studio /api/v0/models"
-        show = await get_json("POST", f"{root}/api/show", {"model": model})
-        if (n := from_ollama_show(show)) is not None:
-            return n, "Ollama /api/show"
+        found = await _ask_each(get_json, base, root, model)
+        if found is None and heard["loading"]:
+            return ProbeAnswer(loading=True, settled=False)
+    return ProbeAnswer(found, settled=found is not None or not heard["unsettled"])
+
+
+async def _ask_each(get_json: Any, base: str, root: str, model: str) -> tuple[int, str] | None:
+    """Each server flavour's endpoint in turn; the first that states a window wins."""
+    if (n := from_llamacpp_props(await get_json("GET", f"{root}/props"))) is not None:
+        return n, "llama.cpp /props"
+    if (n := from_vllm_models(await get_json("GET", f"{base}/models"), model)) is not None:
+        return n, "/v1/models"
+    lmstudio = await get_json("GET", f"{root}/api/v0/models")
+    if (n := from_lmstudio_models(lmstudio, model)) is not None:
+        return n, "LM Studio /api/v0/models"
+    show = await get_json("POST", f"{root}/api/show", {"model": model})
+    if (n := from_ollama_show(show)) is not None:
+        return n, "Ollama /api/show"
     return None

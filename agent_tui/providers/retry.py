@@ -14,6 +14,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+# A local server loading its model (llama.cpp: 503 "Loading model") is waited for apart from the
+# retries: a cold load from a slow disk takes minutes. Esc stops the wait sooner.
+LOAD_WAIT_S = 900.0
+LOAD_POLL_S = 2.0
 
 
 def is_retryable_status(status: int) -> bool:

@@ -120,6 +120,14 @@ class FakeLLM:
         self.counts: list[str] = []
         self.count_status: int | None = None
         self.count_delay_s = 0.0
+        # A server loading its model, as llama.cpp is for a minute or more after it starts: while
+        # ``loaded`` is clear every route answers 503 "Loading model" (``probes`` still lists the
+        # window probes); ``loading_chats`` more model requests get that answer once loaded.
+        # ``probe_status`` answers every window probe with that error (a failing server).
+        self.loaded = threading.Event()
+        self.loaded.set()
+        self.loading_chats = 0
+        self.probe_status: int | None = None
         self.set_script(turns or [])
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self  # type: ignore[attr-defined]
@@ -302,7 +310,24 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean
 
+    def _still_loading(self, method: str) -> bool:
+        """Answer 503 "Loading model" (llama.cpp's words) while the model loads."""
+        fake = self.fake
+        with fake._lock:
+            chat = self.path not in CONTEXT_ROUTES and method == "POST"
+            if fake.loaded.is_set() and not (chat and fake.loading_chats > 0):
+                return False
+            if chat and fake.loaded.is_set():
+                fake.loading_chats -= 1
+            if self.path in CONTEXT_ROUTES:
+                fake.probes.append(f"{method} {self.path}")
+        loading = {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}
+        self._send_json(503, loading)
+        return True
+
     def do_GET(self) -> None:
+        if self.path != "/_requests" and self._still_loading("GET"):
+            return
         if self.path == "/_requests":
             self._send_json(200, self.fake.requests)
         elif self.path.partition("?")[0] in ("/v1/models", "/api/tags"):
@@ -321,6 +346,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/_script":
             self.fake.set_script(body)
             self._send_json(200, {"turns": len(body)})
+            return
+        if self._still_loading("POST"):
             return
         if self.path in CONTEXT_ROUTES:
             self._context_answer("POST", body)
@@ -408,6 +435,10 @@ class _Handler(BaseHTTPRequestHandler):
         with fake._lock:
             fake.probes.append(f"{method} {self.path}")
         route = CONTEXT_ROUTES[self.path]
+        if fake.probe_status is not None:
+            status = fake.probe_status
+            self._send_json(status, wire_openai.error_body(status, "probe failed"))
+            return
         if route != (fake.context_flavour, method):
             self._send_json(404, wire_openai.error_body(404, f"no route {method} {self.path}"))
             return
