@@ -13,8 +13,10 @@ terminal that a script's output ends up on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
+import signal
 import sys
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -43,6 +45,8 @@ class HeadlessOptions:
     on_approval: str | None = None  # ask | deny | fail; None = ask on a TTY, deny otherwise
     stdin_text: str | None = None
     images: tuple[ImageBlock, ...] = ()  # --image files, sent with the prompt
+    # Set by the signal handler before it cancels the run: (status, exit code) for the result.
+    stopped_by: tuple[str, int] | None = None
 
 
 @dataclass
@@ -56,6 +60,8 @@ class _Summary:
     rounds: int = 0
     usage: dict[str, Any] = field(default_factory=dict)
     cost_usd: float | None = None
+    status: str = ""  # how the run ended when it did not end by itself: interrupted | terminated
+    streamed: list[str] = field(default_factory=list)  # the answer so far (an interrupted run's)
 
 
 def compose_prompt(prompt: str, stdin_text: str | None) -> str:
@@ -232,7 +238,9 @@ def _add_pruned(pruned: list[str], entries: tuple[str, ...]) -> None:
 
 
 def _collect(summary: _Summary, event: ev.Event) -> None:
-    if isinstance(event, ev.ToolCallFinished):
+    if isinstance(event, ev.TextDelta):
+        summary.streamed.append(event.text)
+    elif isinstance(event, ev.ToolCallFinished):
         summary.tool_calls.append(
             {"id": event.call_id, "name": event.name, "is_error": event.result.is_error}
         )
@@ -265,6 +273,25 @@ async def run_turn(
     # The session is written as the turn runs (the Agent's recorder); json gives its id so a
     # script can chain runs with --resume ID.
     session = session_id(agent)
+    try:
+        await _drive(agent, prompt, opts, printer, summary)
+    except asyncio.CancelledError:
+        # Ctrl+C, or a SIGTERM from `timeout` or a supervisor: the script still gets the result
+        # object, with what is known and how it ended (then the cancellation goes on).
+        summary.status, summary.exit_code = opts.stopped_by or ("interrupted", 130)
+        summary.text = summary.text or "".join(summary.streamed)
+        _write_result(out, opts, summary, agent, session)
+        printer.close()
+        raise
+    _write_result(out, opts, summary, agent, session)
+    printer.close()
+    return summary.exit_code
+
+
+async def _drive(
+    agent: Agent, prompt: str, opts: HeadlessOptions, printer: _Printer, summary: _Summary
+) -> None:
+    """The turn's events, printed and summed up; questions answered by the headless policy."""
     request = UserInput(compose_prompt(prompt, opts.stdin_text), opts.images)
     async for event in submit(agent, request):  # the front door, as the app's
         # A sub-agent's question is answered like the agent's own (the sub-run awaits it).
@@ -282,25 +309,32 @@ async def run_turn(
             continue
         printer.event(event)
         _collect(summary, event)
-    if opts.output_format in ("json", "stream-json"):
-        result = {
-            "type": "result",
-            "result": summary.text,
-            "is_error": summary.exit_code != 0,
-            "exit_code": summary.exit_code,
-            "errors": summary.errors,
-            "rounds": summary.rounds,
-            "tool_calls": summary.tool_calls,
-            "pruned": summary.pruned,
-            "notices": summary.notices,
-            "usage": summary.usage,
-            "cost_usd": summary.cost_usd,
-            "model": agent.model.name,
-            "session_id": session,
-        }
-        out.write(json_line(result))
-    printer.close()
-    return summary.exit_code
+
+
+def _write_result(
+    out: IO[str], opts: HeadlessOptions, summary: _Summary, agent: Agent, session: str | None
+) -> None:
+    if opts.output_format not in ("json", "stream-json"):
+        return
+    status = summary.status or ("completed" if summary.exit_code == 0 else "failed")
+    result = {
+        "type": "result",
+        "result": summary.text,
+        "is_error": summary.exit_code != 0,
+        "exit_code": summary.exit_code,
+        "status": status,
+        "errors": summary.errors,
+        "rounds": summary.rounds,
+        "tool_calls": summary.tool_calls,
+        "pruned": summary.pruned,
+        "notices": summary.notices,
+        "usage": summary.usage,
+        "cost_usd": summary.cost_usd,
+        "model": agent.model.name,
+        "session_id": session,
+    }
+    out.write(json_line(result))
+    out.flush()
 
 
 def context_usage(event: ev.UsageUpdated) -> dict[str, Any]:
@@ -335,6 +369,7 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
         sys.stderr.write(f"note: {visible(notice)}\n")
 
     async def main() -> int:
+        _stop_on_signals(opts)
         try:
             agent.start()
             for notice in await agent.wait_ready():  # the model must be offered MCP tools
@@ -348,8 +383,30 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
+    except asyncio.CancelledError:  # SIGTERM or SIGHUP (_stop_on_signals)
+        status, code = opts.stopped_by or ("terminated", 143)
+        sys.stderr.write(f"{status}\n")
+        return code
     finally:
         _print_state_notices()  # and during the turn (approvals are read as calls are decided)
+
+
+def _stop_on_signals(opts: HeadlessOptions) -> None:
+    """SIGTERM (``timeout``, a supervisor) and SIGHUP end the run as Ctrl+C does: cancelled, so the
+    turn stops cleanly, its commands are ended and the result object is still printed; the exit
+    code is the shell's for that signal (143, 129)."""
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    if task is None:
+        return
+
+    def stop(signum: int) -> None:
+        if opts.stopped_by is None:
+            opts.stopped_by = ("terminated", 128 + signum)
+            task.cancel()
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signum, stop, signum)
 
 
 def _print_state_notices() -> None:
