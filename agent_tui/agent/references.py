@@ -234,7 +234,9 @@ def quote_path(path: str) -> str:
 
 
 def number_lines(lines: list[str], first: int) -> str:
-    """``<line number><TAB><text>`` per line: the format read_file returns, so the model reads both alike."""
+    """``<line number><TAB><text>`` per line: the format read_file returns, so the model reads both
+    alike. Only a range the person asked for (``#file:x:10-20``) is numbered: a whole file goes as
+    it is, because small models copy a number-and-tab prefix into the code they write."""
     return "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, start=first))
 
 
@@ -291,7 +293,7 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
         header, body, focus, label = f"{rel} (empty file)", "", None, f"#file:{written}"
     elif start is None or end is None:
         header = f"{rel} ({plural(total, 'line')})"
-        body, focus = number_lines(lines, 1), None
+        body, focus = "\n".join(lines), None
         label = f"#file:{written}"
     else:
         if start > total:

@@ -76,7 +76,7 @@ def test_file_reference_puts_the_file_text_in_the_request(
     (body,) = fake_llm.requests
     text = request_text(body)
     assert '<attachment label="#file:notes.txt">' in text
-    assert "1\tthe launch code is 0000\n2\tsecond line" in text
+    assert "notes.txt (2 lines)\nthe launch code is 0000\nsecond line" in text
     assert "summarise #file:notes.txt" in text
 
 
@@ -202,5 +202,5 @@ def test_whole_big_file_is_shrunk_and_the_json_result_says_so(
     assert result["pruned"][0].startswith("#file:big.txt (kept ")
     (body,) = fake_llm.requests
     text = request_text(body)
-    assert "1\trow 1 of the table" in text and "lines omitted]" in text
+    assert "\nrow 1 of the table" in text and "lines omitted]" in text
     assert "row 4000 of the table" not in text
