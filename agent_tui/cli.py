@@ -305,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     from agent_tui.exit_gc import freeze_at_exit
 
     freeze_at_exit()
+    _keep_compiled_code()
 
     try:
         if argv[:1] == ["mcp"]:
@@ -319,6 +320,19 @@ def main(argv: list[str] | None = None) -> int:
     except AgentError as exc:
         sys.stderr.write(f"agent-tui: {exc}\n")
         return exc.exit_code
+
+
+def _keep_compiled_code() -> None:
+    """Dataclass methods compiled once, not on every start (``code_cache``): before anything
+    that defines many is imported."""
+    from agent_tui.code_cache import install
+    from agent_tui.errors import ConfigError
+    from agent_tui.paths import state_dir
+
+    try:
+        install(state_dir())
+    except ConfigError:
+        pass  # no state dir: reported where it is needed; this only makes starting slower
 
 
 def _mcp_command(argv: list[str]) -> int:

@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "logs",
             "subreaper",
             "exit_gc",
+            "code_cache",
             "front_matter",
             "modes",
         ],
