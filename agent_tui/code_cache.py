@@ -30,6 +30,7 @@ from typing import Any
 
 MAX_ENTRIES = 5000  # past this, only what the last run used is kept (old versions' classes)
 _FILE = f"dataclass-code-{sys.implementation.cache_tag}.marshal"
+_installed: list[_Table] = []
 
 
 class _Table:
@@ -65,6 +66,7 @@ class _Table:
     def save(self) -> None:
         if not self.added:
             return
+        self.added = 0
         table = self.known
         if len(table) > MAX_ENTRIES:
             table = {source: table[source] for source in self.used}
@@ -113,4 +115,12 @@ def install(folder: Path) -> bool:
     table = _Table(path, _read(path))
     dataclasses.exec = table.exec  # type: ignore[attr-defined]
     atexit.register(table.save)
+    _installed.append(table)
     return True
+
+
+def save() -> None:
+    """Write what was compiled so far now (the app, once its first screen is built: a session
+    that is killed never reaches atexit); nothing when nothing new was compiled."""
+    for table in _installed:
+        table.save()

@@ -32,6 +32,7 @@ DOOR: dict[str, str] = {
     "agent_tui.state_files": "private, atomic writes to the state dir",
     "agent_tui.safe_read": "files the app reads on its own (history, the .agentrc it quotes)",
     "agent_tui.__version__": "the version a front end reports (ACP's agentInfo)",
+    "agent_tui.code_cache": "start-up: the app keeps what its first screen compiled",
 }
 # Attributes that lead past the door: the agent's parts, its recorder, the agent a Front wraps.
 PAST_THE_DOOR = {"deps", "recorder", "_agent"}

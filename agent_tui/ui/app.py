@@ -25,7 +25,7 @@ from textual.filter import LineFilter
 from textual.widgets import Footer
 from textual.worker import Worker
 
-from agent_tui import actions
+from agent_tui import actions, code_cache
 from agent_tui import events as ev
 from agent_tui.conversation import ImageBlock
 from agent_tui.front import Front, UserInput
@@ -184,6 +184,9 @@ class AgentApp(App[int]):
         self._check_trust()
         if self.session_start.pick or self.session_start.other is not None:
             self.run_worker(resume_flow.ask_first(self, self.session_start), group="sessions")
+        # What the first screen compiled is kept now, not only at exit: a killed session never
+        # gets there, and the next start is the one that needs it (nothing is written when warm).
+        code_cache.save()
         if self.first_frame_file:
             self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
             return
