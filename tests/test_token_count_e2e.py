@@ -21,10 +21,10 @@ from tests.helpers import run_on_api
 # The prompt budget is 24,576: max_tokens (8,192) is kept for the reply (28,672 on llama.cpp,
 # a local server, whose default reply budget is 4,096).
 WINDOW = 32768
-# Attached to the first request (before any usage has calibrated the estimate), this file puts it
-# between 85% and 100% of that budget by chars/4 (so the client believes it fits) but over the
+# Attached to the first request (before any usage has calibrated the estimate; a whole file goes
+# without line numbers), this file puts it between 85% and 100% of that budget by chars/4 (so the client believes it fits) but over the
 # server's limit at 2.5 chars a token.
-BIG_FILE = "".join(f"line {n:04d} of a file long enough to count\n" for n in range(1900))
+BIG_FILE = "".join(f"line {n:04d} of a file long enough to count\n" for n in range(2130))
 CPT = 2.5
 PROMPT = "#file:big.txt what does it say?"
 ANSWER = [{"text": "done"}]

@@ -133,11 +133,17 @@ def loaded_instructions(workspace: Path, config: Any = None) -> list[str]:
     return [f.path for f in load_instructions(workspace, config)]
 
 
+# The first part of the system prompt that is not the same everywhere, and the part that changes
+# each turn (agent/stable_prefix.py moves them after the tools for a local server's cache).
+ENVIRONMENT_HEADING = "# Environment\n"
+TURN_HEADING = "# This turn\n"
+
+
 def environment_section(workspace: Path) -> str:
     system = {"linux": "Linux", "darwin": "macOS", "win32": "Windows"}.get(
         sys.platform, sys.platform
     )
-    return f"# Environment\nWorkspace root: {workspace.resolve()}\nOS: {system}"
+    return f"{ENVIRONMENT_HEADING}Workspace root: {workspace.resolve()}\nOS: {system}"
 
 
 def compose_system_prompt(
@@ -173,5 +179,5 @@ def compose_system_prompt(
         parts.append(participant_prompt.strip())
     if tool_hints:
         names = ", ".join(f"`{name}`" for name in tool_hints)
-        parts.append(f"# This turn\nThe user asked you to use these tools in this turn: {names}.")
+        parts.append(f"{TURN_HEADING}The user asked you to use these tools in this turn: {names}.")
     return "\n\n".join(parts)

@@ -32,6 +32,7 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
 from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.spend import check_budget
+from agent_tui.agent.stable_prefix import after_the_tools
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry, CommandResult
@@ -671,10 +672,13 @@ class Agent:
 
     def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
         local = self.budget.local_server(self.model)  # low temperature for tool use
+        system, messages = built.system, built.messages
+        if local:  # the same prefix for every folder and turn: the server's cache keeps hitting
+            system, messages = after_the_tools(system, messages)
         return ProviderRequest(
             model=self.model.name,
-            system=built.system,
-            messages=built.messages,
+            system=system,
+            messages=messages,
             tools=specs,
             max_tokens=self.budget.reply_tokens(self.model),
             temperature=self.model.sampling_temperature(local),
