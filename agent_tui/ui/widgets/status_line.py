@@ -61,9 +61,9 @@ class CommandStatusLine(Static):
         self._command_running = False
         self._last_key: str | None = None
         self._last_error: str | None = None
+        self.display = source.command is not None  # no empty row before the first run
 
     def on_mount(self) -> None:
-        self.display = self.source.command is not None
         self.tick()
         self.set_interval(INTERVAL_S, self.tick)
 
