@@ -545,6 +545,10 @@ class AgentApp(App[int]):
                 from agent_tui.ui.screens.terminals import TerminalsScreen
 
                 self.push_screen(TerminalsScreen(self.front.terminals, self.clock))
+            case actions.EditMcp(words=words):
+                from agent_tui.ui.mcp_status import edit_servers
+
+                await edit_servers(self, words)
             case actions.OpenApprovals():
                 from agent_tui.ui.screens.approvals import ApprovalsScreen
 
