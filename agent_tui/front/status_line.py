@@ -53,7 +53,7 @@ class StatusLine:
 
         agent, front = self._agent, self._front
         workspace = str(front.workspace)
-        spent = spending(agent)
+        spent, status = spending(agent), front.status()
         recorder = agent.recorder
         started = recorder is not None and recorder.writer.started
         return {
@@ -75,8 +75,8 @@ class StatusLine:
             "context_window": _context_window(agent, measured.context_tokens),
             "exceeds_200k_tokens": measured.context_tokens > 200_000,
             "agent_tui": {
-                "mode": front.status().mode,
-                "sandbox": front.status().sandbox,
+                "mode": status.mode,
+                "sandbox": status.sandbox,
                 "endpoint": front.endpoint(),
             },
         }
