@@ -16,11 +16,14 @@ from rich.style import Style
 from rich.text import Text
 
 from agent_tui import key_env
+from agent_tui.agent.resume import attach_app
+from agent_tui.build import build_agent
 from agent_tui.config import load_config
 from agent_tui.ui.app import AgentApp
 from agent_tui.ui.widgets.status_line import CommandStatusLine
+from tests.fakes.llm_server import FakeLLM
 from tests.ui.conftest import Harness, MakeAgent
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import send, wait_idle, wait_until
 
 # Claude Code's Python example, plus a colour, the mode agent-tui adds, a hidden variable and
 # control sequences that must not reach the terminal (retitle the window, clear the screen).
@@ -155,3 +158,45 @@ def test_status_line_snapshot(snap_compare: Any, make_agent: MakeAgent, tmp_path
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+# What a cost-and-context script reads once a turn has been answered (Claude Code's field names).
+AFTER_A_TURN = r"""
+import json, os, sys
+data = json.load(sys.stdin)
+cost, window = data["cost"], data["context_window"]
+saved = os.path.exists(data["transcript_path"]) and bool(data["session_id"])
+print(f"${cost['total_cost_usd']:.4f} in={window['total_input_tokens']} "
+      f"out={window['total_output_tokens']} used={window['used_percentage']}% saved={saved}")
+"""
+
+
+async def test_a_turn_with_usage_runs_it_again_with_the_cost_and_the_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_llm: FakeLLM
+) -> None:
+    fake_llm.set_script([{"text": "Hi.", "usage": {"input_tokens": 2000, "output_tokens": 100}}])
+    monkeypatch.setenv("AGENT_TUI_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")  # the fake server takes any key
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    rc = tmp_path / ".agentrc"
+    rc.write_text(f"[ui]\nstatus_line = {script(tmp_path, AFTER_A_TURN)!r}\n", encoding="utf-8")
+    layer = {
+        "model": {"provider": "anthropic", "name": "claude-sonnet-4-5", "base_url": fake_llm.url}
+    }
+    config = load_config(workspace, cli=layer, env={"ANTHROPIC_API_KEY": "k"}, user_file=rc)
+    agent = build_agent(config)
+    session = attach_app(agent, cont=False, resume_id=None)  # a session file, as the CLI does
+    app = AgentApp(agent, session=session)
+    async with app.run_test(size=(100, 24)) as pilot:
+        line = app.query_one(CommandStatusLine)
+        await wait_until(pilot, lambda: line.runs == 1, "the first run")
+        assert shown(line).plain == "$0.0000 in=0 out=0 used=0.0% saved=False"
+        await send(pilot, "hello")
+        await wait_idle(pilot)
+        # 2,000 in and 100 out at $3 / $15 a million; the prompt is 1% of the 200k window. The
+        # session file may appear a moment before the usage: a run for each, one a second.
+        after = "$0.0075 in=2000 out=100 used=1.0% saved=True"
+        await wait_until(pilot, lambda: shown(line).plain == after, "the run after the turn")
+        assert 2 <= line.runs <= 3
