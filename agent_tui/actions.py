@@ -131,6 +131,16 @@ class OpenApprovals(Action):
     name: ClassVar[str] = "open_approvals"
 
 
+@dataclass(frozen=True)
+class EditMcp(Action):
+    """/mcp add | add-json | remove: change an ``.agentrc``'s MCP servers, then start or stop them
+    in this session (the app, through ``Front.mcp.edit``; the shell has ``agent-tui mcp add``)."""
+
+    name: ClassVar[str] = "edit_mcp"
+
+    words: tuple[str, ...] = ()
+
+
 UiAction = (
     Clear
     | New
@@ -145,4 +155,5 @@ UiAction = (
     | Copy
     | Terminals
     | OpenApprovals
+    | EditMcp
 )

@@ -335,6 +335,8 @@ SCHEMA: dict[str, Any] = {
                 "theme": {"enum": ["dark", "light"]},
                 # Only how the user is told a turn ended: harmless from a workspace.
                 "notify": {"enum": ["off", "bell", "desktop"], WORKSPACE: ANY},
+                # A shell command run each time the state changes: a workspace's only once trusted.
+                "status_line": {"type": "string", "minLength": 1, WORKSPACE: TRUSTED},
             },
         },
     },

@@ -30,6 +30,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "plural",
             "durations",
             "key_env",
+            "child_pipes",
+            "status_line",
             "schema_check",
             "config_schema",
             "config_gate",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from agent_tui.actions import EditMcp
 from agent_tui.commands.registry import (
     CommandContext,
     CommandRegistry,
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 LOG_TAIL_LINES = 60
 USAGE = (
     "/mcp [list | start NAME | stop NAME | restart NAME | logs NAME | login NAME | logout NAME"
-    " | resources]"
+    " | resources | add NAME -- CMD ARGS… | add NAME --url URL | add-json NAME JSON"
+    " | remove NAME]"
 )
 
 
@@ -152,14 +154,18 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
     """
 
     async def mcp(ctx: CommandContext, text: str) -> CommandResult:
-        return await _mcp(manager, text.split())
+        words = text.split()
+        if words and words[0] in EDIT_ACTIONS:
+            return _edit(text)
+        return await _mcp(manager, words)
 
     commands.register(
         SlashCommand(
             name="mcp",
-            description="MCP servers: list, start, stop, restart, logs, login, logout NAME; resources",
+            description="MCP servers: list, start, stop, restart, logs, login, logout NAME; "
+            "resources; add, add-json, remove NAME (in ~/.agentrc, or --scope workspace)",
             handler=mcp,
-            args_hint="[list|start|stop|restart|logs|login|logout NAME|resources]",
+            args_hint="[list|start|stop|restart|logs|login|logout NAME|resources|add|remove]",
         )
     )
     if manager is None:
@@ -170,6 +176,18 @@ def register_mcp_commands(commands: CommandRegistry, manager: McpManager | None)
 
 
 MCP_ACTIONS = ("list", "resources", "start", "stop", "restart", "logs", "login", "logout")
+EDIT_ACTIONS = ("add", "add-json", "remove")  # the same words as ``agent-tui mcp add …``
+
+
+def _edit(text: str) -> CommandResult:
+    """``/mcp add …``: the app edits the file and starts the server (``Front.mcp.edit``)."""
+    import shlex
+
+    try:
+        words = shlex.split(text)  # a JSON object or an argument with spaces is quoted
+    except ValueError as exc:
+        raise UsageError(f"/mcp {text.split()[0]}: {exc}") from None
+    return CommandResult(action=EditMcp(tuple(words)))
 
 
 async def _mcp(manager: McpManager | None, words: list[str]) -> CommandResult:

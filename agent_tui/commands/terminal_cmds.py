@@ -16,7 +16,7 @@ async def _terminals(ctx: CommandContext, args: str) -> CommandResult:
 
 TERMINALS_COMMAND = SlashCommand(
     "terminals",
-    "List the background terminals (state, how long, log) and kill one",
+    "List the background terminals (state, how long, output) and kill one",
     _terminals,
     interactive_only=True,
 )

@@ -10,10 +10,12 @@ holds the list and checks ``ui/`` against it.
   event carrying a Future (``agent/front.py``).
 - Views (``views.py``, frozen): ``status()``, ``settings()``, ``model``, ``messages``,
   ``tools.manifests()``, ``completions.commands()``, ``mcp.status()``, ``grants.list()``,
-  ``terminals.list()``, ``trust.question()``, ``sessions.others()``, ``changes.prompts()``.
+  ``terminals.list()``, ``trust.question()``, ``sessions.others()``, ``changes.prompts()``;
+  readers: ``terminals.output()`` (a terminal's log as it grows), ``status_line.state()``.
 - Changes a user makes outside a prompt: ``cycle_mode``/``leave_plan``, ``tools.set_disabled``,
   ``grants.revoke``, ``terminals.kill``, ``trust.store``/``trust.apply``, ``switch_model``,
-  ``sessions.switch_to``, ``changes.apply`` and ``rewind``, ``clear``/``undo_clear``.
+  ``sessions.switch_to``, ``changes.apply`` and ``rewind``, ``clear``/``undo_clear``,
+  ``mcp.edit`` (``/mcp add``/``remove``).
 - Questions asked outside a turn (MCP servers' forms and consent): ``mcp.answer_with``.
 """
 

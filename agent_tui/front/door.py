@@ -3,8 +3,8 @@
 It wraps the ``Agent`` the CLI built and offers what a front end needs besides the events:
 ``submit`` (the front door itself, ``agent.front.submit``), the session's lifecycle, read-only
 views, and the few changes a user makes outside a prompt. The parts are grouped by subject:
-``tools``, ``completions``, ``mcp``, ``trust``, ``grants``, ``terminals``, ``sessions`` and
-``changes`` (for /undo and /rewind).
+``tools``, ``completions``, ``mcp``, ``trust``, ``grants``, ``terminals``, ``sessions``,
+``changes`` (for /undo and /rewind) and ``status_line`` (``[ui] status_line``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from agent_tui.front.changes import Changes
 from agent_tui.front.grants import Grants, Terminals
 from agent_tui.front.mcp import Mcp
 from agent_tui.front.sessions import Sessions
+from agent_tui.front.status_line import StatusLine
 from agent_tui.front.tools import Completions, Tools
 from agent_tui.front.trust import Trust
 from agent_tui.front.views import StatusView, UiSettings
@@ -74,6 +75,7 @@ class Front:
         self.terminals = Terminals(agent)
         self.sessions = Sessions(agent, self.grants)
         self.changes = Changes(agent)
+        self.status_line = StatusLine(agent, self)  # [ui] status_line
 
     # ---- input and lifecycle --------------------------------------------------------------
 

@@ -1,11 +1,12 @@
 """What the user allowed and what is still running: the remembered approvals (list, revoke) and
-the background terminals (list, kill)."""
+the background terminals (list, their output, kill)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from agent_tui.errors import ToolError
+from agent_tui.front.terminal_output import OutputReader
 from agent_tui.front.views import Killed, TerminalView
 
 if TYPE_CHECKING:
@@ -53,6 +54,15 @@ class Terminals:
             TerminalView(t.terminal_id, t.status(), t.ran_for(now), t.command, t.log_path)
             for t in self._manager.terminals()
         ]
+
+    def output(self, terminal_id: str) -> OutputReader | None:
+        """A reader of the terminal's output as it grows (from its log); None when no such
+        terminal exists."""
+        try:
+            terminal = self._manager.get(terminal_id)
+        except ToolError:
+            return None
+        return OutputReader(terminal.log_path)
 
     async def kill(self, terminal_id: str) -> Killed | None:
         """Kill a terminal's whole process group, as the kill_terminal tool does; None when no

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agent_tui.errors import UsageError
 from agent_tui.front.views import McpStatus
 
 if TYPE_CHECKING:
@@ -82,6 +83,30 @@ class Mcp:
         hooks.on_elicit_url = self._questions.on_elicit_url
         hooks.ask_sampling = self._questions.ask_sampling
         hooks.ask_input = self._questions.ask_input
+
+    async def edit(self, words: tuple[str, ...]) -> list[str]:
+        """``/mcp add NAME -- CMD…`` / ``--url URL``, ``add-json NAME JSON``, ``remove NAME``:
+        change the ``.agentrc`` as ``agent-tui mcp add`` does, then reload the config so the
+        server starts (or stops) in this session; returns what was done and what changed.
+
+        Raises:
+            AgentError: the words or the entry are refused (the file is untouched), or the
+                reloaded config is invalid.
+        """
+        from agent_tui.build import apply_trust
+        from agent_tui.mcp.edit_args import EDIT_COMMANDS, change, parse
+
+        command, argv = (words[0], list(words[1:])) if words else ("", [])
+        if command not in EDIT_COMMANDS:
+            raise UsageError(f"/mcp edits with {', '.join(EDIT_COMMANDS)}, not {command!r}")
+        config = self._agent.deps.config
+        args = parse(command, argv, in_app=True)
+        done = change(command, args, config.workspace)
+        notes = await apply_trust(self._agent, config.trusted)  # the servers follow the file
+        self.install()  # a manager created just now needs the front end's answerer
+        if command != "remove" and args.scope == "workspace" and not config.trusted:
+            notes.append("This folder is not trusted: its .agentrc servers start once it is.")
+        return [done, *notes]
 
     async def complete_argument(self, command: str, argument: str, value: str) -> list[str]:
         """The server's suggestions for ``argument`` of ``/mcp.<server>.<prompt>`` ([] if none)."""

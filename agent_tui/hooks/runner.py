@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_tui.child_pipes import feed, kill_group, read_capped
 from agent_tui.hooks.names import claude_input, claude_name, names_for_matching
 from agent_tui.hooks.sources import HookSpec
 from agent_tui.text_safety import visible
 
-MAX_OUTPUT = 64 * 1024  # per stream: a chatty hook must not flood the context
 _CONTEXT_EVENTS = ("UserPromptSubmit", "SessionStart")
 
 
@@ -73,13 +71,6 @@ def _payload(hook: HookSpec, base: dict[str, Any], workspace: Path) -> bytes:
     return json.dumps(data).encode()
 
 
-def _kill(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
 async def _run_one(
     hook: HookSpec, stdin: bytes, cwd: Path, env: dict[str, str]
 ) -> tuple[int | None, str, str]:
@@ -96,36 +87,20 @@ async def _run_one(
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
         out, err, _ = await asyncio.wait_for(
-            asyncio.gather(_capped(proc.stdout), _capped(proc.stderr), _feed(proc.stdin, stdin)),
+            asyncio.gather(
+                read_capped(proc.stdout), read_capped(proc.stderr), feed(proc.stdin, stdin)
+            ),
             hook.timeout_s,
         )
         await asyncio.wait_for(proc.wait(), hook.timeout_s)
     except TimeoutError:
-        _kill(proc.pid)
+        kill_group(proc.pid)
         await proc.wait()
         return None, "", ""
     except asyncio.CancelledError:  # the turn was cancelled: the hook goes with it
-        _kill(proc.pid)
+        kill_group(proc.pid)
         raise
     return proc.returncode, out, err
-
-
-async def _feed(stream: asyncio.StreamWriter, data: bytes) -> None:
-    try:
-        stream.write(data)
-        await stream.drain()
-        stream.close()
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # a hook that does not read its stdin is fine
-
-
-async def _capped(stream: asyncio.StreamReader) -> str:
-    """The first MAX_OUTPUT bytes; the rest is read and dropped (a flood must not fill memory)."""
-    kept = bytearray()
-    while chunk := await stream.read(65536):
-        if len(kept) < MAX_OUTPUT:
-            kept += chunk[: MAX_OUTPUT - len(kept)]
-    return kept.decode("utf-8", "replace")
 
 
 def _read(

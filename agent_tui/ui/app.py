@@ -29,6 +29,7 @@ from agent_tui import actions, code_cache
 from agent_tui import events as ev
 from agent_tui.conversation import ImageBlock
 from agent_tui.front import Front, UserInput
+from agent_tui.front.status_line import Measured
 from agent_tui.front.types import Decision, SessionStart, format_keys
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
@@ -52,6 +53,7 @@ from agent_tui.ui.widgets.notes import ErrorNote, MarkdownNote, Note, UserMessag
 from agent_tui.ui.widgets.plan_offer import PlanOffer
 from agent_tui.ui.widgets.prompt_input import PromptInput
 from agent_tui.ui.widgets.status_bar import StatusBar
+from agent_tui.ui.widgets.status_line import CommandStatusLine
 from agent_tui.ui.widgets.todo_panel import TodoPanel
 from agent_tui.ui.widgets.transcript import Transcript
 
@@ -127,6 +129,7 @@ class AgentApp(App[int]):
         self.turn_worker: Worker[None] | None = None  # the running (or last) turn
         self.queue_flow = QueueFlow(self)  # messages typed while a turn runs
         self.mode_flow = ModeFlow(self)  # Shift+Tab, and the offer to carry out a plan
+        self.started_at = 0.0  # the clock when the app mounted ([ui] status_line's duration)
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
 
@@ -141,7 +144,12 @@ class AgentApp(App[int]):
         yield QueuedMessages(id="queued")
         yield TodoPanel(id="todo")
         yield Composer(self.completer, id="composer")
+        yield CommandStatusLine(self.front.status_line, self._measured, id="status-line")
         yield Footer()
+
+    def _measured(self) -> Measured:
+        """What the status-line command gets that only the app knows."""
+        return Measured(self.status.context_tokens, self.clock() - self.started_at)
 
     @property
     def transcript(self) -> Transcript:
@@ -158,6 +166,7 @@ class AgentApp(App[int]):
     async def on_mount(self) -> None:
         theme = self.front.settings().theme
         self.theme = THEMES.get(theme or "dark", "textual-dark")
+        self.started_at = self.clock()
         self.refresh_model_status()
         self.status.workspace = self.workspace_label
         self.refresh_approval_mode()
@@ -539,6 +548,10 @@ class AgentApp(App[int]):
                 from agent_tui.ui.screens.terminals import TerminalsScreen
 
                 self.push_screen(TerminalsScreen(self.front.terminals, self.clock))
+            case actions.EditMcp(words=words):
+                from agent_tui.ui.mcp_status import edit_servers
+
+                await edit_servers(self, words)
             case actions.OpenApprovals():
                 from agent_tui.ui.screens.approvals import ApprovalsScreen
 

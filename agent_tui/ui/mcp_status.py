@@ -35,3 +35,21 @@ def watch_mcp(app: AgentApp) -> None:
                 app.call_later(app.transcript.add, Note(line, "warning"))
 
     app.front.mcp.watch(changed)
+
+
+async def edit_servers(app: AgentApp, words: tuple[str, ...]) -> None:
+    """``/mcp add …`` / ``/mcp remove NAME``: edit the ``.agentrc`` and bring the servers in step
+    (``Front.mcp.edit``, the code ``agent-tui mcp add`` runs), then say what changed."""
+    from agent_tui.errors import AgentError
+
+    watched = app.front.mcp.present  # watch_mcp runs once per manager: a new one needs it
+    try:
+        notes = await app.front.mcp.edit(words)
+    except AgentError as exc:
+        await app.transcript.add(Note(f"/mcp: {exc}", "error"))
+        return
+    if not watched and app.front.mcp.present:
+        watch_mcp(app)
+    app.refresh_approval_mode()  # the config was read again
+    for note in notes:
+        await app.transcript.add(Note(note))

@@ -106,3 +106,12 @@ def test_tmux_resume_after_the_app_ended_mid_command_shows_the_call_interrupted(
     proc = run_tmux_script("tmux_resume_check.sh", how)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux resume check: OK" in proc.stdout
+
+
+def test_tmux_status_line_and_terminal_output_at_80x24() -> None:
+    """``[ui] status_line`` shows a real script's line (its retitle sequence as text, the pane's
+    title untouched) and follows Shift+Tab; ``/terminals`` + Enter shows a background command's
+    output, following the end (issue 27 §4, §7)."""
+    proc = run_tmux_script("tmux_statusline_check.sh", "80", "24")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux statusline check: OK" in proc.stdout

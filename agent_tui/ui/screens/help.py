@@ -38,6 +38,10 @@ KEYS = (
     ("!command", "run a shell command yourself; its output goes with the next prompt"),
     ("@path", "attach a workspace file (Tab completes participants and files)"),
     ("Ctrl+T", "tool picker (Space toggles, Enter saves, Esc cancels)"),
+    (
+        "Enter in /terminals",
+        "the terminal's output, following new lines (scroll up to stop, End follows again)",
+    ),
     ("F2", "collapse / expand the todo list above the prompt (or click it)"),
     ("Ctrl+P", "command palette: every slash command, searchable"),
     ("F1", "this help"),

@@ -2,7 +2,8 @@
 
 Lists every background terminal of the session (``Front.terminals``: commands run with ``is_background``,
 and those a command left running): id, state (running / exited N / killed), how long it ran and
-the command on one line; the highlighted one's log path below. ``k`` or the Kill button kills it
+the command on one line; the highlighted one's log path below. Enter shows its output, scrollable
+and following (``terminal_output.py``). ``k`` or the Kill button kills it
 the kill_terminal tool's way, so its whole process group and
 whatever left the group die. The list refreshes every second while open; Esc closes.
 """
@@ -67,7 +68,7 @@ class TerminalsScreen(ModalScreen[None]):
             yield Label("", id="empty")
             with Horizontal(id="buttons"):
                 yield Button("Kill (k)", id="kill", variant="error")
-                yield Label("↑/↓ select · k kills it and every process it started · Esc closes")
+                yield Label("↑/↓ select · Enter: its output · k kills it and all it started · Esc")
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*COLUMNS)
@@ -104,6 +105,16 @@ class TerminalsScreen(ModalScreen[None]):
         log = self.query_one("#log", Label)
         log.update(f"log: {one_line(str(selected.log_path))}" if selected else "")
         log.display = selected is not None
+
+    @on(DataTable.RowSelected)
+    def _open_output(self) -> None:
+        selected = self._selected()
+        if selected is not None:
+            from agent_tui.ui.screens.terminal_output import TerminalOutputScreen
+
+            self.app.push_screen(
+                TerminalOutputScreen(self.terminals, selected.terminal_id, self.clock)
+            )
 
     @on(Button.Pressed, "#kill")
     def _kill_pressed(self) -> None:
