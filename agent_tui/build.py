@@ -50,10 +50,9 @@ def build_agent(
     )
     from agent_tui.subagents.setup import install_agents
 
-    # One list of extra roots: the tools (ToolContext.resolve), the approval engine and the
-    # sandbox (make_sandbox) read it, and /add-dir appends to it.
+    # One list of extra roots: the tools (ToolContext.resolve), the approval engine (linked in
+    # AgentDeps) and the sandbox (make_sandbox) read it, and /add-dir appends to it.
     deps.session.extra_roots.extend(add_dirs)
-    deps.approvals.extra_roots = deps.session.extra_roots
     install_agents(config.workspace, tools, participants, deps.session)
     deps.sandbox = make_sandbox(config, deps.approvals)
     limits = Limits.from_config(config)
