@@ -124,6 +124,11 @@ class Front:
     def workspace(self) -> Path:
         return Path(self._agent.deps.workspace)
 
+    @property
+    def extra_roots(self) -> tuple[Path, ...]:
+        """The folders the tools may use besides the workspace (``--add-dir``, ``/add-dir``)."""
+        return tuple(self._agent.deps.session.extra_roots)
+
     def add_root(self, path: str) -> Path:
         """Let the tools use another folder as the workspace for this session (``/add-dir``,
         ACP's ``additionalDirectories``): same approvals, protected paths and sandbox.

@@ -10,7 +10,7 @@ from pathlib import Path
 from agent_tui.ui.widgets.notes import MarkdownNote
 from tests.ui.app_helpers import running_app, send_turns
 from tests.ui.conftest import MakeAgent
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import wait_idle, wait_until
 
 TEXT = "extra-root-text-9182"
 
@@ -32,3 +32,23 @@ async def test_add_dir_then_the_model_reads_there(make_agent: MakeAgent, tmp_pat
         await send_turns(pilot, "read the notes")
     assert h.agent.deps.session.extra_roots == [lib.resolve()]
     assert TEXT in json.dumps([m.to_dict() for m in h.provider.requests[-1].messages])
+
+
+async def test_an_added_folder_is_offered_and_attached_with_at(
+    make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "helper_mod.py").write_text(f"MARK = '{TEXT}'\n")
+    h = make_agent([{"text": "ok"}])
+    wanted = (lib.resolve() / "helper_mod.py").as_posix()
+    async with running_app(h.agent) as (app, pilot):
+        assert wanted not in app.completer.files
+        await send_turns(pilot, f"/add-dir {lib}")
+        await wait_until(pilot, lambda: wanted in app.completer.files, "the extra root's files")
+        await pilot.press(*"see @helpermod")
+        await pilot.press("tab")
+        assert app.query_one("PromptInput").text == f"see @{wanted} "  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_idle(pilot)
+    assert TEXT in json.dumps(h.agent.conversation.to_json())
