@@ -24,11 +24,21 @@ class OutsideWorkspace(ToolError):
         path: the path as given.
         target: where it really leads.
         root: the workspace root (resolved).
+        extra_roots: the session's extra roots (``--add-dir``), named in the message.
     """
 
-    def __init__(self, path: str, target: Path, root: Path) -> None:
+    def __init__(
+        self, path: str, target: Path, root: Path, extra_roots: tuple[Path, ...] = ()
+    ) -> None:
         self.path, self.target, self.root = path, target, root
-        super().__init__(describe_outside(path, target, root))
+        message = describe_outside(path, target, root)
+        if extra_roots:
+            listed = ", ".join(str(r) for r in extra_roots)
+            message = message.replace(
+                f"({root}); only paths inside it",
+                f"({root}) and its extra roots ({listed}); only paths inside them",
+            )
+        super().__init__(message)
 
 
 def real_root(workspace: Path) -> Path:
@@ -83,8 +93,9 @@ def require_inside(workspace: Path, path: str | Path, extra_roots: Iterable[Path
     """
     root = real_root(workspace)
     full = real_path(root, path)
-    if not inside_any((root, *extra_roots), full):
-        raise OutsideWorkspace(str(path), full, root)
+    extra = tuple(extra_roots)
+    if not inside_any((root, *extra), full):
+        raise OutsideWorkspace(str(path), full, root, extra)
     return full
 
 
