@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import run_on_fake
 
 # The policy's reading of the line is what matters here; inside the sandbox every command runs
 # unasked anyway (step `sandbox`).
@@ -31,16 +31,13 @@ class Env:
         """Run one terminal call; the `tool_call_decided` events of the run."""
         call = {"id": "call_1", "name": "run_in_terminal", "input": {"command": command}}
         self.fake.set_script([{"tool_calls": [call]}, {"text": "ok"}])
-        proc = run_cli(
-            self.ws,
-            "--provider", "anthropic", "--base-url", self.fake.url, "--model", "test-model",
-            "-p", "go", "--on-approval", "deny", "--output-format", "stream-json", *flags,
-            env={"HOME": str(self.home), "AGENT_TUI_STATE_DIR": str(self.home.parent / "state"),
-                 "ANTHROPIC_API_KEY": "sk-test"},
+        proc = run_on_fake(
+            self.ws, self.fake, "--model", "m", "-p", "go", "--on-approval", "deny",
+            "--output-format", "stream-json", *flags,
+            home=self.home, state=self.home.parent / "state",
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
-        lines = [json.loads(x) for x in proc.stdout.splitlines() if '"tool_call_decided"' in x]
-        return lines
+        return [json.loads(x) for x in proc.stdout.splitlines() if '"tool_call_decided"' in x]
 
     def reached_model(self) -> str:
         return json.dumps(self.fake.requests[-1])
