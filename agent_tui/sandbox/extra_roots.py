@@ -59,8 +59,10 @@ def check_extra_root(raw: str | Path, workspace: Path, current: Iterable[Path] =
 def protected_location(full: Path) -> str | None:
     """Why the resolved folder ``full`` may not be an extra root, or None."""
     home = real_root(Path.home())
-    if full == Path(full.anchor) or is_inside(full, home):
-        return "is the root of the file system, your home folder or a folder above it"
+    if full == Path(full.anchor):
+        return "is the root of the file system"
+    if is_inside(full, home):
+        return "is your home folder" if full == home else "holds your home folder"
     private = [real_root(p) for p in app_private_paths()]
     if any(is_inside(full, p) or is_inside(p, full) for p in private):
         return "holds agent-tui's own state or config (approvals, trust, sessions, tokens)"
@@ -69,10 +71,3 @@ def protected_location(full: Path) -> str | None:
         if is_inside(full, secret) or is_inside(secret, full):
             return f"holds credentials ({name})"
     return None
-
-
-def describe_roots(workspace: Path, extra: Iterable[Path]) -> str:
-    """``/work/app`` or ``/work/app (+ /work/lib, /work/docs)``, for ``/status`` and notices."""
-    extra = list(extra)
-    more = f" (+ {', '.join(str(p) for p in extra)})" if extra else ""
-    return f"{workspace}{more}"
