@@ -176,7 +176,11 @@ class AcpServer:
             front = self._make_front(workspace.resolve(), config_layer(servers or []))
         except AgentError as exc:  # no key, a broken config: the client shows the message
             raise RequestError.invalid_request({"reason": str(exc)}) from None
-        _add_roots(front, roots)
+        try:
+            _add_roots(front, roots)
+        except RequestError:
+            self._later(front.aclose())  # built, never started: let go of what it holds
+            raise
         front.start()
         session = AcpSession(front, self._client)
         self.sessions[session.id] = session
