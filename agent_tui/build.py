@@ -21,8 +21,13 @@ def build_agent(
     allow_tools: Iterable[str] = (),
     yolo: bool = False,
     record: Path | None = None,
+    add_dirs: Iterable[Path] = (),
 ) -> Agent:
-    """Build a ready Agent. Nothing here talks to the network or imports an SDK."""
+    """Build a ready Agent. Nothing here talks to the network or imports an SDK.
+
+    ``add_dirs`` are the extra roots (``--add-dir``), already checked
+    (``sandbox.extra_roots.check_extra_root``) and resolved.
+    """
     from agent_tui.agent.references import builtin_reference_registry
     from agent_tui.providers import make_provider
     from agent_tui.registries import default_registries
@@ -45,6 +50,9 @@ def build_agent(
     )
     from agent_tui.subagents.setup import install_agents
 
+    # One list of extra roots: the tools (ToolContext.resolve), the approval engine (linked in
+    # AgentDeps) and the sandbox (make_sandbox) read it, and /add-dir appends to it.
+    deps.session.extra_roots.extend(add_dirs)
     install_agents(config.workspace, tools, participants, deps.session)
     deps.sandbox = make_sandbox(config, deps.approvals)
     limits = Limits.from_config(config)
@@ -65,7 +73,8 @@ def make_sandbox(config: Config, approvals: ApprovalEngine) -> Any:
         grants = approvals.grants.for_tool(NETWORK_GRANT)
         return [g.pattern for g in grants if g.pattern]
 
-    sandbox = Sandbox(build_policy(config, config.workspace), granted_domains)
+    policy = build_policy(config, config.workspace, add_dirs=approvals.extra_roots)
+    sandbox = Sandbox(policy, granted_domains)
     approvals.sandbox = sandbox
     set_current(sandbox)
     return sandbox
@@ -134,6 +143,7 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     )
     approvals.grants = engine.grants  # the same store: session grants survive
     approvals.modes = engine.modes  # and the mode
+    approvals.extra_roots = engine.extra_roots  # and the extra roots (the session's list)
     notes = await _apply_mcp(agent, config)
     deps.config, deps.approvals = config, approvals
     deps.sandbox = make_sandbox(config, approvals)  # the folder's [sandbox] applies once trusted

@@ -203,6 +203,14 @@ def _add_session_flags(parser: argparse.ArgumentParser) -> None:
         help="resume session ID (without ID: pick one in the app)",
     )
     add("-C", "--workspace", type=Path, default=None, help="workspace folder (default: cwd)")
+    add(
+        "--add-dir",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="another folder the tools may read and edit, as the workspace (repeatable)",
+    )
 
 
 def _add_remembered_approval_flags(parser: argparse.ArgumentParser) -> None:
@@ -469,6 +477,26 @@ def _build_agent(config: Config, args: argparse.Namespace) -> Agent:
     # so a killed terminal and the app's exit (also by SIGTERM/SIGHUP) take them along.
     become_subreaper()
     clean_up_on_signals()
-    agent = build_agent(config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record)
+    add_dirs = _add_dirs(args.add_dir, config.workspace)
+    agent = build_agent(
+        config, allow_tools=args.allow_tool, yolo=args.yolo, record=args.record, add_dirs=add_dirs
+    )
     agent.deps.approvals.modes.set(Mode(args.mode))
     return agent
+
+
+def _add_dirs(given: list[Path], workspace: Path) -> list[Path]:
+    """The ``--add-dir`` folders, checked and resolved (a relative one from the current folder).
+
+    Raises:
+        UsageError: one cannot be an extra root (sandbox/extra_roots.py).
+    """
+    if not given:
+        return []
+    from agent_tui.sandbox.extra_roots import check_extra_root
+
+    found: list[Path] = []
+    for raw in given:
+        folder = check_extra_root(os.path.abspath(raw.expanduser()), workspace, found)
+        found.append(folder)
+    return found

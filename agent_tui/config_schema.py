@@ -134,6 +134,8 @@ SCHEMA: dict[str, Any] = {
                     "additionalProperties": False,
                     "properties": {
                         "auto_approve": _BOOL_MAP,
+                        # ls, cat, grep, git status… on workspace files run unasked (safe_commands.py)
+                        "safe_commands": {"type": "boolean"},
                         "shell": {"type": "string"},
                         "timeout_s": {"type": "number", "exclusiveMinimum": 0, "maximum": 600},
                         # What commands inherit (tools/terminal_env.py); trust-gated with [tools].

@@ -37,7 +37,8 @@ def initialize_result(requested: int) -> dict[str, Any]:
             "loadSession": True,
             "promptCapabilities": {"image": True, "embeddedContext": True},
             "mcpCapabilities": {"http": True},  # stdio servers need no capability
-            "sessionCapabilities": {"list": {}},
+            # additionalDirectories: a session's extra roots, as `--add-dir` (front.add_root).
+            "sessionCapabilities": {"list": {}, "additionalDirectories": {}},
         },
         "authMethods": [{"id": AUTH_METHOD, "name": "API key", "description": AUTH_HELP}],
         "agentInfo": {"name": "agent-tui", "title": "agent-tui", "version": __version__},

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,21 +68,31 @@ class AcpServer:
         return AuthenticateResponse()  # the key is read from the environment at session start
 
     async def new_session(
-        self, cwd: str, mcp_servers: list[Any] | None = None, **_: Any
+        self,
+        cwd: str,
+        mcp_servers: list[Any] | None = None,
+        additional_directories: list[str] | None = None,
+        **_: Any,
     ) -> NewSessionResponse:
         from acp.schema import NewSessionResponse
 
-        session = self._open(cwd, mcp_servers)
+        session = self._open(cwd, mcp_servers, roots=additional_directories or ())
         self._later(session.announce())
         return NewSessionResponse(session_id=session.id, modes=session.modes())
 
     async def load_session(
-        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **_: Any
+        self,
+        cwd: str,
+        session_id: str,
+        mcp_servers: list[Any] | None = None,
+        additional_directories: list[str] | None = None,
+        **_: Any,
     ) -> LoadSessionResponse | None:
         from acp import RequestError
         from acp.schema import LoadSessionResponse
 
-        session = self._open(cwd, mcp_servers, replacing=session_id)
+        roots = additional_directories or ()
+        session = self._open(cwd, mcp_servers, replacing=session_id, roots=roots)
         info = session.front.sessions.find(session_id)
         if info is None:
             await self._drop(session)
@@ -143,8 +153,15 @@ class AcpServer:
 
     # ---- helpers --------------------------------------------------------------------------------
 
-    def _open(self, cwd: str, servers: list[Any] | None, replacing: str = "") -> AcpSession:
-        """A session on a new Front in ``cwd``, started (its MCP servers begin connecting)."""
+    def _open(
+        self,
+        cwd: str,
+        servers: list[Any] | None,
+        replacing: str = "",
+        roots: Iterable[str] = (),
+    ) -> AcpSession:
+        """A session on a new Front in ``cwd`` with the extra ``roots`` (absolute paths), started
+        (its MCP servers begin connecting)."""
         from acp import RequestError
 
         from agent_tui.acp.mcp_servers import config_layer
@@ -159,6 +176,11 @@ class AcpServer:
             front = self._make_front(workspace.resolve(), config_layer(servers or []))
         except AgentError as exc:  # no key, a broken config: the client shows the message
             raise RequestError.invalid_request({"reason": str(exc)}) from None
+        try:
+            _add_roots(front, roots)
+        except RequestError:
+            self._later(front.aclose())  # built, never started: let go of what it holds
+            raise
         front.start()
         session = AcpSession(front, self._client)
         self.sessions[session.id] = session
@@ -196,3 +218,17 @@ def _listed(info: SavedSession) -> SessionInfo:
         title=one_line(info.title) or None,
         updated_at=updated.isoformat(timespec="seconds").replace("+00:00", "Z"),
     )
+
+
+def _add_roots(front: Front, roots: Iterable[str]) -> None:
+    """The client's ``additionalDirectories``: each an absolute folder, checked as ``--add-dir``
+    is (a protected location is refused; the session is then not opened)."""
+    from acp import RequestError
+
+    for root in roots:
+        if not Path(root).is_absolute():
+            raise RequestError.invalid_params({"additionalDirectories": f"{root} is not absolute"})
+        try:
+            front.add_root(root)
+        except AgentError as exc:
+            raise RequestError.invalid_params({"additionalDirectories": str(exc)}) from None

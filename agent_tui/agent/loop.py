@@ -94,6 +94,11 @@ class AgentDeps:
     checkpoints: Checkpoints | None = None  # file snapshots for /undo, /rewind (None: off)
     sandbox: Sandbox | None = None  # where commands run (None: as they are)
 
+    def __post_init__(self) -> None:
+        # One list of extra roots (`--add-dir`, `/add-dir`): the tools read the session's, and
+        # the approval engine must judge paths by the same folders.
+        self.approvals.extra_roots = self.session.extra_roots
+
 
 @dataclass
 class _TurnState:

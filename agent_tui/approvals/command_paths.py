@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from agent_tui.approvals.shell import ParsedCommand, SubCommand
+from agent_tui.tools.workspace_paths import inside_any
 
 # Special files a command may name without reading anything of the user's.
 _HARMLESS = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
@@ -46,15 +48,18 @@ def unresolvable_write(parsed: ParsedCommand, cwd: Path) -> str | None:
     return None
 
 
-def path_problem(parsed: ParsedCommand, workspace: Path, cwd: Path) -> str | None:
+def path_problem(
+    parsed: ParsedCommand, workspace: Path, cwd: Path, extra_roots: Iterable[Path] = ()
+) -> str | None:
     """Why the line's paths need the user's approval, or None when all stay in the workspace.
 
     Args:
         parsed: the parsed command line.
         workspace: the workspace root (real path).
-        cwd: where the line starts (real path, inside the workspace).
+        cwd: where the line starts (real path, inside the workspace or an extra root).
+        extra_roots: ``--add-dir`` folders (real paths), allowed as the workspace is.
     """
-    check = _Checker(workspace, [cwd])
+    check = _Checker((workspace, *extra_roots), [cwd])
     for sub in parsed.commands:
         if sub.start < len(sub.words) and sub.words[sub.start] in _DIR_CHANGERS:
             problem = check.directory_change(sub)
@@ -75,8 +80,8 @@ def path_problem(parsed: ParsedCommand, workspace: Path, cwd: Path) -> str | Non
 
 
 class _Checker:
-    def __init__(self, workspace: Path, bases: list[Path]) -> None:
-        self.workspace = workspace
+    def __init__(self, roots: tuple[Path, ...], bases: list[Path]) -> None:
+        self.roots = roots
         self.bases = bases
 
     def directory_change(self, sub: SubCommand) -> str | None:
@@ -128,7 +133,7 @@ class _Checker:
                     continue
                 if full.as_posix().startswith(_NETWORK):
                     return f"{where} opens a network connection ({word})"
-                if full != self.workspace and self.workspace not in full.parents:
+                if not inside_any(self.roots, full):
                     return f"{where} names {word}, outside the workspace"
         return None
 

@@ -4,6 +4,10 @@
    ``no_change``     the call changes nothing (``Prepared.changes_nothing``) -> allow
 2. ``read_only``     a read-only tool on paths inside the workspace -> allow (in plan mode not an
                      MCP tool: its server's readOnlyHint alone; it asks at step 7, ``mode``)
+   ``safe_command``  a command line of only read-only commands (``ls``, ``cat``, ``grep``,
+                     ``git status``…: safe_commands.py) on ordinary files inside the workspace,
+                     no ``= false`` rule matching it -> allow, plan mode included
+                     (``[tools.terminal] safe_commands = false`` turns this step off)
    ``mode``          plan mode (``modes``) and the tool is not read-only -> deny, with a reason
                      the model sees; before ``--yolo``, so plan mode changes nothing whatever else
    ``sandbox``       ``[sandbox] required = true`` and no sandbox here: a command -> deny
@@ -51,6 +55,7 @@ from agent_tui.approvals.rules import (
     glob_matches,
     names_word,
 )
+from agent_tui.approvals.safe_commands import is_known_safe, names_protected
 from agent_tui.approvals.shell import ParsedCommand, parse_command
 from agent_tui.approvals.sources import SettingSources
 from agent_tui.approvals.suggest import exact_pattern, suggest_for
@@ -59,7 +64,7 @@ from agent_tui.config import Config
 from agent_tui.errors import ConfigError
 from agent_tui.modes import Mode, ModeState
 from agent_tui.tools.base import Manifest, Prepared
-from agent_tui.tools.workspace_paths import is_inside, real_path, real_root
+from agent_tui.tools.workspace_paths import inside_any, real_path, real_root, root_of
 
 TERMINAL_TOOL = "run_in_terminal"
 _EDITS = ("tools", "edits", "auto_approve")
@@ -71,7 +76,7 @@ class _Call:
     """What one tool call touches, worked out once per decision."""
 
     manifest: Manifest
-    relative: tuple[str, ...]  # workspace-relative posix paths
+    relative: tuple[str, ...]  # workspace-relative posix paths (absolute in an extra root)
     outside: tuple[str, ...]  # absolute paths outside the workspace
     urls: tuple[str, ...]
     command: str | None
@@ -133,10 +138,14 @@ class ApprovalEngine:
         self.yolo = yolo
         self.modes = ModeState()  # Shift+Tab / --mode; /trust's reload hands it on
         self.grants = GrantStore(self.workspace, state_dir)
+        # `--add-dir` / `/add-dir` folders (resolved): inside them is inside, as in the workspace.
+        # build.py makes this the session's own list, so the tools and the engine agree.
+        self.extra_roots: list[Path] = []
         # The tool picker updates this set; it starts from `tools.disabled`.
         self.disabled: set[str] = set(config.section("tools", "disabled") or ())
         self._sources = SettingSources(config)
         self._auto_approve = bool(config.section("tools", "auto_approve"))
+        self._safe_commands = config.section("tools", "terminal", "safe_commands") is not False
         self._eligible: dict[str, bool] = dict(
             config.section("tools", "eligible_for_auto_approval") or {}
         )
@@ -187,6 +196,10 @@ class ApprovalEngine:
         reads_inside = not call.outside and not call.urls and manifest.kind != "fetch"
         if manifest.read_only and reads_inside and manifest.name != TERMINAL_TOOL and vouched:
             return Verdict("allow", "read_only", f"allowed: {name} only reads inside the workspace")
+        if name == TERMINAL_TOOL and self._safe_command(call):
+            return Verdict(
+                "allow", "safe_command", "allowed: only read-only commands on workspace files"
+            )
         if self.modes.current is Mode.PLAN and not manifest.read_only:
             return Verdict(
                 "deny",
@@ -346,6 +359,23 @@ class ApprovalEngine:
 
     # --- steps --------------------------------------------------------------------------------
 
+    def _safe_command(self, call: _Call) -> bool:
+        """Step ``safe_command``: every part is on the safe list and reads only ordinary files
+        inside the workspace; checked as strictly outside the sandbox as in it."""
+        if not self._safe_commands or call.parsed is None or call.outside:
+            return False
+        if self._eligible.get(TERMINAL_TOOL) is False:
+            return False
+        if self.sandbox is not None and self.sandbox.refuses:
+            return False  # `[sandbox] required = true` and no sandbox here: nothing runs
+        if not is_known_safe(call.parsed) or self._false_rule(call):
+            return False
+        if path_problem(call.parsed, self.workspace, call.cwd, self.extra_roots):
+            return False
+        if names_protected(call.parsed, self._roots(), call.cwd, self._instructions):
+            return False
+        return git_problem(call.parsed, call.cwd) is None
+
     def _contained(self, call: _Call) -> bool:
         """Whether the call is a command that runs inside an active sandbox."""
         return call.command is not None and self.sandbox is not None and self.sandbox.active
@@ -396,7 +426,7 @@ class ApprovalEngine:
             problem = self._write_problem(target, changes_dir, call.cwd)
             if problem:
                 return f"the command writes to {target}, {problem}"
-        problem = path_problem(call.parsed, self.workspace, call.cwd)
+        problem = path_problem(call.parsed, self.workspace, call.cwd, self.extra_roots)
         # Last: it runs git to read the repository's config.
         return problem or git_problem(call.parsed, call.cwd)
 
@@ -404,9 +434,10 @@ class ApprovalEngine:
         full = self._write_path(target, changes_dir, cwd)
         if full is None:
             return "a path only known when it runs"
-        if not is_inside(self.workspace, full):
+        root = root_of(self._roots(), full)
+        if root is None:
             return "outside the workspace"
-        glob = protected_glob(self.workspace, full, self._instructions)
+        glob = protected_glob(root, full, self._instructions)
         return f"a protected path (`{glob}`)" if glob else None
 
     @staticmethod
@@ -427,16 +458,18 @@ class ApprovalEngine:
         if call.manifest.read_only:
             return None
         for rel in call.relative:
-            glob = protected_glob(self.workspace, self.workspace / rel, self._instructions)
+            edited = self.workspace / rel  # an extra root's path is absolute and stays so
+            root = root_of(self._roots(), edited) or self.workspace
+            glob = protected_glob(root, edited, self._instructions)
             if glob:
                 return protected_reason(rel, glob)
         if call.parsed is None:
             return None
         changes_dir = any(c.words and c.words[0] in ("cd", "pushd") for c in call.parsed.commands)
         for target in call.parsed.writes:
-            full = self._write_path(target, changes_dir, call.cwd)
-            if full is not None and is_inside(self.workspace, full):
-                glob = protected_glob(self.workspace, full, self._instructions)
+            written = self._write_path(target, changes_dir, call.cwd)
+            if written is not None and (found := root_of(self._roots(), written)) is not None:
+                glob = protected_glob(found, written, self._instructions)
                 if glob:
                     return f"the command writes to {target}, {PROTECTED_NOTE} (`{glob}`)"
         return None
@@ -488,12 +521,18 @@ class ApprovalEngine:
 
     # --- helpers ------------------------------------------------------------------------------
 
+    def _roots(self) -> tuple[Path, ...]:
+        return (self.workspace, *self.extra_roots)
+
     def _describe(self, manifest: Manifest, input: dict[str, Any], prepared: Prepared) -> _Call:
         relative, outside = [], []
         for path in prepared.paths:
             full = real_path(self.workspace, path)
-            if is_inside(self.workspace, full):
+            root = root_of(self._roots(), full)
+            if root == self.workspace:
                 relative.append(full.relative_to(self.workspace).as_posix() or ".")
+            elif root is not None:
+                relative.append(full.as_posix())
             else:
                 outside.append(str(full))
         urls = prepared.urls or tuple(u for u in input.get("urls") or () if isinstance(u, str))
@@ -503,7 +542,7 @@ class ApprovalEngine:
         parsed = parse_command(command) if command is not None else None
         # The terminal tool reports its working directory as its one path.
         cwd = real_path(self.workspace, prepared.paths[0]) if prepared.paths else None
-        if cwd is None or not is_inside(self.workspace, cwd):
+        if cwd is None or not inside_any(self._roots(), cwd):
             cwd = self.workspace
         return _Call(manifest, tuple(relative), tuple(outside), tuple(urls), command, cwd, parsed)
 

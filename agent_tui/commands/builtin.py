@@ -164,8 +164,10 @@ BUILTIN_COMMANDS = (
 
 def register_builtin_commands(registry: CommandRegistry) -> None:
     from agent_tui.commands.hooks_cmds import HOOKS_COMMAND
+    from agent_tui.commands.roots_cmds import ADD_DIR_COMMAND
     from agent_tui.commands.status_cmds import STATUS_COMMANDS
     from agent_tui.commands.terminal_cmds import TERMINALS_COMMAND
 
-    for command in (*BUILTIN_COMMANDS, *STATUS_COMMANDS, HOOKS_COMMAND, TERMINALS_COMMAND):
+    built_in = (*BUILTIN_COMMANDS, *STATUS_COMMANDS, HOOKS_COMMAND, TERMINALS_COMMAND)
+    for command in (*built_in, ADD_DIR_COMMAND):
         registry.register(command)

@@ -70,10 +70,16 @@ def _sandbox_line(agent: Agent) -> str:
 
 
 def _extra_roots(agent: Agent) -> str:
-    """Folders besides the workspace that commands may write (``[sandbox] writable``)."""
+    """Folders the tools may use besides the workspace (``--add-dir``, ``/add-dir``), and those
+    only commands may write (``[sandbox] writable``)."""
+    roots = agent.deps.session.extra_roots
     sandbox = agent.deps.sandbox
-    roots = sandbox.policy.writable if sandbox is not None else ()
-    return ", ".join(_code(str(root)) for root in roots) or "none"
+    writable = sandbox.policy.writable if sandbox is not None else ()
+    others = [w for w in writable if w not in roots]
+    shown = ", ".join(_code(str(root)) for root in roots) or "none"
+    if others:
+        shown += "; commands may also write " + ", ".join(_code(str(w)) for w in others)
+    return shown
 
 
 def _session_lines(agent: Agent) -> list[str]:

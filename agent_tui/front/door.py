@@ -126,6 +126,22 @@ class Front:
     def workspace(self) -> Path:
         return Path(self._agent.deps.workspace)
 
+    @property
+    def extra_roots(self) -> tuple[Path, ...]:
+        """The folders the tools may use besides the workspace (``--add-dir``, ``/add-dir``)."""
+        return tuple(self._agent.deps.session.extra_roots)
+
+    def add_root(self, path: str) -> Path:
+        """Let the tools use another folder as the workspace for this session (``/add-dir``,
+        ACP's ``additionalDirectories``): same approvals, protected paths and sandbox.
+
+        Raises:
+            UsageError: the folder cannot be an extra root (sandbox/extra_roots.py says which).
+        """
+        from agent_tui.commands.roots_cmds import add_extra_root
+
+        return add_extra_root(self._agent.deps, path)
+
     def settings(self) -> UiSettings:
         config = self._agent.deps.config
         return UiSettings(config.section("ui", "theme"), config.section("ui", "notify"))

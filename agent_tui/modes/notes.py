@@ -20,7 +20,8 @@ PLAN_ON = (
     f"{MARK}plan</agent-tui-mode>\n"
     "Plan mode is on. The user wants a plan before any change. Use only read-only tools "
     "(read_file, list_dir, grep_search, file_search, get_changed_files, …) to learn what you "
-    "need; do not edit files or run commands: such calls are refused while plan mode is on. "
+    "need (read-only commands such as ls, cat, grep, git status, git diff and git log run too); "
+    "do not edit files or run other commands: such calls are refused while plan mode is on. "
     "Then answer with the plan: the steps in order, the files each step changes, and how to "
     "check the result. Ask the user about anything the plan depends on that you cannot find out. "
     "The user accepts the plan or asks you to keep planning."
@@ -32,7 +33,13 @@ PLAN_OFF = (
 )
 
 
-_NOTES = {PLAN_ON: Mode.PLAN} | {
+# The note as sessions saved before read-only commands ran in plan mode have it.
+_PLAN_ON_BEFORE_SAFE_COMMANDS = PLAN_ON.replace(
+    "need (read-only commands such as ls, cat, grep, git status, git diff and git log run too); "
+    "do not edit files or run other commands:",
+    "need; do not edit files or run commands:",
+)
+_NOTES = {PLAN_ON: Mode.PLAN, _PLAN_ON_BEFORE_SAFE_COMMANDS: Mode.PLAN} | {
     PLAN_OFF.format(mode=m.value): m for m in Mode if m is not Mode.PLAN
 }
 

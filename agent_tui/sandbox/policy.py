@@ -139,7 +139,7 @@ def build_policy(
     root = _real(workspace)
     home = Path.home()
     deny = [home / p[2:] for p in DEFAULT_DENY_READ]
-    deny += _app_private_paths()
+    deny += app_private_paths()
     deny += [Path(str(p)).expanduser() for p in section.get("deny_read", [])]
     writable = _paths([*add_dirs, *section.get("writable", [])], root)
     return SandboxPolicy(
@@ -166,7 +166,7 @@ def _enclosing_git_dir(root: Path) -> tuple[Path, ...]:
     return ()
 
 
-def _app_private_paths() -> list[Path]:
+def app_private_paths() -> list[Path]:
     """The app's state dir (grants, trust, tokens, sessions) and the user config file."""
     from agent_tui.paths import user_config_path
 

@@ -107,6 +107,9 @@ class SessionState:
         None  # {command, output, exit_code} for #terminalLastCommand
     )
     extras: dict[str, Any] = field(default_factory=dict)  # per-tool state (terminal manager, ...)
+    # Folders the tools may use as the workspace (`--add-dir`, `/add-dir`), resolved; the approval
+    # engine and the sandbox share this list (build.py), so `/add-dir` reaches all three.
+    extra_roots: list[Path] = field(default_factory=list)
 
     def remember(self, path: Path) -> None:
         st = path.stat()
@@ -143,7 +146,8 @@ class ToolContext:
     sandbox_exception: Any = None
 
     def resolve(self, path: str) -> Path:
-        """Resolve a workspace-relative or absolute path, refusing anything outside the workspace.
+        """Resolve a workspace-relative or absolute path, refusing anything outside the workspace
+        and its extra roots (``--add-dir``).
 
         Raises:
             ToolError: the path is empty or resolves (via ``..``, an absolute path or a symlink)
@@ -151,7 +155,7 @@ class ToolContext:
         """
         if not isinstance(path, str) or not path.strip():
             raise ToolError("`path` is empty: give a path relative to the workspace root.")
-        return require_inside(self.workspace, path)
+        return require_inside(self.workspace, path, self.session.extra_roots)
 
     def relative(self, path: Path) -> str:
         try:

@@ -11,6 +11,7 @@ the check that forgets a case (a symlinked folder, ``..``, ``~``) is how a key f
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from agent_tui.errors import ToolError
@@ -23,11 +24,21 @@ class OutsideWorkspace(ToolError):
         path: the path as given.
         target: where it really leads.
         root: the workspace root (resolved).
+        extra_roots: the session's extra roots (``--add-dir``), named in the message.
     """
 
-    def __init__(self, path: str, target: Path, root: Path) -> None:
+    def __init__(
+        self, path: str, target: Path, root: Path, extra_roots: tuple[Path, ...] = ()
+    ) -> None:
         self.path, self.target, self.root = path, target, root
-        super().__init__(describe_outside(path, target, root))
+        message = describe_outside(path, target, root)
+        if extra_roots:
+            listed = ", ".join(str(r) for r in extra_roots)
+            message = message.replace(
+                f"({root}); only paths inside it",
+                f"({root}) and its extra roots ({listed}); only paths inside them",
+            )
+        super().__init__(message)
 
 
 def real_root(workspace: Path) -> Path:
@@ -46,6 +57,17 @@ def real_path(workspace: Path, path: str | Path) -> Path:
     return Path(os.path.realpath(candidate if candidate.is_absolute() else workspace / candidate))
 
 
+def inside_any(roots: Iterable[Path], path: Path) -> bool:
+    """Whether ``path`` (resolved) lies in one of ``roots`` (resolved): the workspace and the
+    extra roots of ``--add-dir`` / ``/add-dir``."""
+    return any(is_inside(root, path) for root in roots)
+
+
+def root_of(roots: Iterable[Path], path: Path) -> Path | None:
+    """The first of ``roots`` (resolved) that ``path`` (resolved) lies in, or None."""
+    return next((root for root in roots if is_inside(root, path)), None)
+
+
 def inside_workspace(workspace: Path, path: str | Path) -> Path | None:
     """The resolved ``path`` if it lands inside the workspace, else None.
 
@@ -58,16 +80,22 @@ def inside_workspace(workspace: Path, path: str | Path) -> Path | None:
     return full if is_inside(root, full) else None
 
 
-def require_inside(workspace: Path, path: str | Path) -> Path:
+def require_inside(workspace: Path, path: str | Path, extra_roots: Iterable[Path] = ()) -> Path:
     """Like :func:`inside_workspace`, but a path outside is an error saying where it leads.
 
+    Args:
+        workspace: the workspace root; a relative ``path`` is taken from it.
+        path: workspace-relative or absolute.
+        extra_roots: folders allowed as the workspace is (``--add-dir``; resolved).
+
     Raises:
-        OutsideWorkspace: the path resolves outside the workspace.
+        OutsideWorkspace: the path resolves outside the workspace and every extra root.
     """
     root = real_root(workspace)
     full = real_path(root, path)
-    if not is_inside(root, full):
-        raise OutsideWorkspace(str(path), full, root)
+    extra = tuple(extra_roots)
+    if not inside_any((root, *extra), full):
+        raise OutsideWorkspace(str(path), full, root, extra)
     return full
 
 

@@ -36,7 +36,7 @@ from agent_tui.text_safety import one_line
 from agent_tui.ui import resume_flow
 from agent_tui.ui.clear_flow import ClearFlow
 from agent_tui.ui.command_palette import SlashCommandsProvider
-from agent_tui.ui.completion import Completer, list_files
+from agent_tui.ui.completion import Completer, list_root_files
 from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
 from agent_tui.ui.key_guard import KeyHeld
@@ -119,6 +119,7 @@ class AgentApp(App[int]):
         self.workspace_label = workspace_label or short_path(self.workspace)
         self.max_mounted = max_mounted
         self.completer = Completer(self.front.completions)
+        self._listed_roots = self.front.extra_roots  # whose files the completer offers
         # Monotonic seconds for the status bar's and running cards' elapsed time and /terminals;
         # tests freeze it (snapshots through DEFAULT_CLOCK).
         self.clock: Callable[[], float] = DEFAULT_CLOCK
@@ -246,7 +247,7 @@ class AgentApp(App[int]):
     @work(thread=True, exclusive=True, group="files")
     def _load_files(self) -> None:
         # A thread: walking a big tree must never block a keypress.
-        self.completer.files = list_files(self.workspace)
+        self.completer.files = list_root_files(self.workspace, self.front.extra_roots)
 
     def on_key(self, event: events.Key) -> None:
         self.mode_flow.typed_over_offer(event)  # typing answers "keep planning"
@@ -434,6 +435,9 @@ class AgentApp(App[int]):
         """A command the core ran: carry out its action, show its message."""
         if event.action is not None:
             await self.do_action(event.action)
+        if self.front.extra_roots != self._listed_roots:  # /add-dir: offer its files too
+            self._listed_roots = self.front.extra_roots
+            self._load_files()
         # /approvals' screen shows the table the message holds.
         if event.message and not isinstance(event.action, actions.OpenApprovals):
             await self.transcript.add(MarkdownNote(event.message))

@@ -79,6 +79,19 @@ def list_files(workspace: Path, cap: int = MAX_FILES) -> list[str]:
     return found
 
 
+def list_root_files(
+    workspace: Path, extra_roots: Iterable[Path], cap: int = MAX_FILES
+) -> list[str]:
+    """The workspace's files (relative) and then each extra root's (absolute: ``@/lib/x.py``
+    resolves there as any tool path does), at most ``cap`` in all."""
+    found = list_files(workspace, cap)
+    for root in extra_roots:
+        if len(found) >= cap:
+            break
+        found += [(root / rel).as_posix() for rel in list_files(root, cap - len(found))]
+    return found
+
+
 def fuzzy_score(query: str, candidate: str) -> int | None:
     """A score for ``query`` as a subsequence of ``candidate`` (higher is better), or None.
 

@@ -20,6 +20,9 @@ disabled = ["kill_terminal"]
 [tools.eligible_for_auto_approval]
 replace_string_in_file = false
 
+[tools.terminal]
+safe_commands = false  # these rows are about rules; the safe list: test_safe_commands.py
+
 [tools.terminal.auto_approve]
 "git status" = true
 "/^npm (test|run lint)$/" = true

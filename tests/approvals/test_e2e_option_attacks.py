@@ -21,6 +21,9 @@ from tests.helpers import run_cli
 pytestmark = pytest.mark.usefixtures("unsandboxed")
 
 RULES = """
+[tools.terminal]
+safe_commands = false  # rules decide here; the safe list: tests/approvals/test_safe_commands*.py
+
 [tools.terminal.auto_approve]
 "git log" = true
 "git diff" = true
