@@ -335,6 +335,20 @@ SCHEMA: dict[str, Any] = {
                 "theme": {"enum": ["dark", "light"]},
                 # Only how the user is told a turn ended: harmless from a workspace.
                 "notify": {"enum": ["off", "bell", "desktop"], WORKSPACE: ANY},
+                # The user's own hands, not the project's: a cloned repository rebinding Enter or
+                # Esc (or turning on vi modes) would make keys do what the person did not mean.
+                # Action names and keys are checked by the app (ui/keymap.py), with a notice.
+                "keys": {
+                    WORKSPACE: NEVER,
+                    "type": "object",
+                    "additionalProperties": {
+                        "anyOf": [
+                            {"type": "string"},
+                            {"type": "array", "items": {"type": "string"}},
+                        ]
+                    },
+                },
+                "vim": {"type": "boolean", WORKSPACE: NEVER},
             },
         },
     },
