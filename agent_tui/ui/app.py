@@ -585,7 +585,7 @@ class AgentApp(App[int]):
     def action_help(self) -> None:
         from agent_tui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.front.completions.all_commands()))
+        self.push_screen(HelpScreen(self.front.completions.all_commands(), self.keymap.rebound()))
 
     # ---- quitting -----------------------------------------------------------------------
 

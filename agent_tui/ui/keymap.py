@@ -78,6 +78,15 @@ class Keymap:
                 out.update(dict.fromkeys(ids, keys))
         return out
 
+    def rebound(self) -> list[tuple[str, str, str]]:
+        """(action, keys as shown, what it does) for each action whose keys differ from the
+        defaults, for /help."""
+        return [
+            (action, self.shown(action), does)
+            for action, (defaults, does) in ACTIONS.items()
+            if self.keys[action] != defaults
+        ]
+
     def shown(self, action: str) -> str:
         """The action's keys as /help shows them (``Ctrl+R``, ``Shift+Enter / Ctrl+J``)."""
         return " / ".join(display_key(key) for key in self.keys[action]) or "(none)"
@@ -105,10 +114,11 @@ def key_problem(key: str, action: str = "") -> str | None:
     """Why ``key`` cannot be bound to ``action`` (None: it can). Keys are Textual's names:
     ``ctrl+r``, ``f3``. The app's actions cannot take the prompt's editing keys: the prompt,
     which has the focus, would use the key first."""
-    if action and action not in PROMPT_ACTIONS and key in _prompt_editing_keys():
-        return f"{key} edits the prompt ({_prompt_editing_keys()[key]}): choose another key"
     if key in RESERVED:
         return f"{key} is kept: {RESERVED[key]}"
+    editing = _prompt_editing_keys().get(key) if action not in PROMPT_ACTIONS else None
+    if editing is not None:
+        return f"{key} edits the prompt ({editing.lower()}): choose another key"
     *mods, base = key.split("+")
     if any(mod not in MODIFIERS for mod in mods) or len(set(mods)) != len(mods):
         return f"{key!r} is not a key (modifiers: {', '.join(MODIFIERS)})"

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
+from agent_tui.config_gate import workspace_layer
 from agent_tui.ui.prompt_history import append_history
+from agent_tui.ui.screens.help import help_markdown
 from agent_tui.ui.widgets.composer import Composer, SearchLine
 from agent_tui.ui.widgets.notes import Note, UserMessage
 from agent_tui.ui.widgets.todo_panel import TodoPanel
@@ -190,4 +190,21 @@ async def test_vim_escape_with_text_stays_in_the_prompt_and_in_normal_mode_cance
         await pilot.press("escape")  # normal mode: Esc cancels the turn as without vim
         await wait_idle(pilot)
         assert app.prompt_input.text == "next"
-        assert "cancel" in "\n".join(str(s.render()) for s in app.query(Static)).lower()
+        assert "Turn cancelled." in _notes(app)
+
+
+async def test_help_lists_the_keys_the_user_changed(make_agent: MakeAgent) -> None:
+    h = _with_history(make_agent, '[ui.keys]\nhistory_search = ["ctrl+f", "f9"]\n')
+    async with running_app(h.agent, size=(100, 40)) as (app, pilot):
+        await pilot.press("f1")
+        await wait_screen(pilot, "HelpScreen")
+        text = help_markdown([], app.screen.rebound)  # type: ignore[attr-defined]
+        assert "- **Ctrl+F / F9**: search earlier prompts (`history_search`)" in text
+        assert "Ctrl+R" in text  # the defaults are still listed below
+
+
+def test_a_workspace_rc_cannot_set_keys_or_vim() -> None:
+    tree = {"ui": {"theme": "light", "vim": True, "keys": {"submit": "ctrl+x"}}}
+    kept, gated, never = workspace_layer(tree, trusted=True)
+    assert kept == {"ui": {"theme": "light"}}
+    assert set(never) == {"ui.vim", "ui.keys"} and gated == ()
