@@ -19,17 +19,10 @@ if TYPE_CHECKING:
 KEYS = (
     ("Enter", "send the prompt"),
     ("Shift+Enter / Ctrl+J", "new line"),
-    ("`\\` then Enter", "new line (where the terminal sends Shift+Enter as Enter)"),
+    ("`\\` then Enter", "new line (for terminals that send Shift+Enter as Enter)"),
     ("Up / Down", "earlier prompts (on the first / last line)"),
-    (
-        "Ctrl+R",
-        "search earlier prompts: type to narrow, Ctrl+R older, Enter takes it, Esc / Ctrl+G cancel",
-    ),
-    (
-        "[ui] vim = true",
-        "normal / insert modes: Esc, h j k l, w b, 0 $, x, dd, u, i a I A o; j / k past the"
-        " first / last line recall prompts; Esc in normal mode cancels the turn",
-    ),
+    ("Ctrl+R", "search earlier prompts (again: older; Enter takes the match; Esc cancels)"),
+    ("[ui] vim = true", "vi modes in the prompt: Esc, h j k l, w b, 0 $, x, dd, u, i a I A o"),
     ("Tab", "accept a completion (`/` commands, `@` participants, `#` references)"),
     ("PageUp / PageDown", "scroll the transcript (from the prompt too)"),
     ("Typing", "always goes to the prompt, even after a click in the transcript or Tab"),
