@@ -72,6 +72,11 @@ async def test_escape_or_ctrl_g_cancels_the_search_and_keeps_what_was_typed(
             assert _search_line(app) == ""
             assert app.prompt_input.text == "half typed"
         assert len(app.screen_stack) == 1  # Ctrl+G ended the search, it did not open an editor
+        await pilot.press("ctrl+r", *"git", "ctrl+c")  # the app's Ctrl+C: the search first
+        assert _search_line(app) == ""
+        assert app.prompt_input.text == "half typed"
+        await pilot.press("ctrl+c")  # then, as always, the prompt
+        assert app.prompt_input.text == ""
 
 
 async def test_a_backslash_before_enter_becomes_a_newline(make_agent: MakeAgent) -> None:

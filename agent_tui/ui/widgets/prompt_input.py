@@ -206,7 +206,7 @@ class PromptInput(TextArea):
         search = self.search
         assert search is not None
         if key in ("escape", "ctrl+g"):
-            self._end_search(None)
+            self.cancel_search()
         elif self.keymap.has("history_search", key):
             search.older()
         elif key == "backspace":
@@ -218,6 +218,10 @@ class PromptInput(TextArea):
             return
         if self.search is not None:
             self.post_message(self.SearchChanged(search.line()))
+
+    def cancel_search(self) -> None:
+        """End the search, the prompt as it was (Esc, Ctrl+G, the app's Ctrl+C)."""
+        self._end_search(None)
 
     def _end_search(self, match: str | None) -> None:
         self.search = None
