@@ -1,9 +1,9 @@
 """Ctrl+R: reverse search of the prompts sent in this workspace (the history Up recalls).
 
 As in bash: typing narrows, Ctrl+R again goes to the next older match, Enter takes the match
-into the prompt (to edit or send), Esc, Ctrl+G or Ctrl+C give the prompt back as it was. The prompt's
-text is not touched while searching, so cancelling has nothing to restore; the search line
-above it (``Composer``) shows what :meth:`HistorySearch.line` says. Matching ignores case.
+into the prompt (to edit or send), Esc, Ctrl+G or Ctrl+C give the prompt back as it was. The
+prompt's text is not touched while searching, so cancelling has nothing to restore; the search
+line above it (``Composer``) shows what :meth:`HistorySearch.line` says. Matching ignores case.
 """
 
 from __future__ import annotations

@@ -169,6 +169,11 @@ async def test_vim_modes_move_and_edit_the_prompt(make_agent: MakeAgent) -> None
         assert prompt.text == ">Xhello ig world!\ntwo"
         await pilot.press("q", "z")  # other letters do nothing in normal mode
         assert prompt.text == ">Xhello ig world!\ntwo"
+        app.transcript.focus()  # typing goes back to the prompt: as a command in normal mode
+        await pilot.press("x")
+        assert prompt.has_focus
+        assert prompt.text == ">Xhello ig world!\nwo"
+        await pilot.press("u")
         await pilot.press("k", "k")  # k on the first line: the newest earlier prompt
         assert prompt.text == "run the tests"
         await pilot.press("k", "j")

@@ -154,6 +154,12 @@ class PromptInput(TextArea):
             return True
         return self._action_key(key) or self._moving_key(key)
 
+    def typed(self, key: str, character: str) -> None:
+        """A printable key that reached the prompt another way (the focus was elsewhere, a
+        question held it): a vi command in normal mode, else the character typed."""
+        if self.vim is None or not self.vim.key(self, key, character):
+            self.insert(character)
+
     def _action_key(self, key: str) -> bool:
         """The rebindable actions (``[ui] keys``)."""
         keys = self.keymap
