@@ -3,7 +3,9 @@
 # prompts are sent; Ctrl+R (the byte 0x12) then "alp" shows the search line, Enter (CR) takes the
 # match into the prompt without sending it; Ctrl+R "beta" then Esc gives the prompt back as it
 # was; a backslash then CR adds a newline (the backslash gone), and the message sent holds both
-# lines: the session file has "alpha one again\nline two" as the user's message.
+# lines: the session file has "alpha one again\nline two" as the user's message. Then with
+# `[ui] vim = true`: Esc and vi commands in one write (ESC b x, as tmux sends Esc typed within its
+# escape-time before a key) go to normal mode and edit, "-- NORMAL --" shows, A appends, CR sends.
 #
 # Usage: scripts/tmux_prompt_keys_check.sh [COLUMNS ROWS]   ("tmux prompt keys check: OK" on success)
 # Env:   PYTHON (default: .venv/bin/python), TMUX_CHECK_TIMEOUT, TMUX_CHECK_KEEP=1 (see tmux_lib.sh)
@@ -83,4 +85,23 @@ texts = [
 ]
 assert texts == ["alpha one", "beta two", "alpha one again\nline two"], texts
 PY
+
+# vi modes: a new run of the app with [ui] vim = true in ~/.agentrc.
+tm kill-server 2>/dev/null || true
+printf '[ui]\nvim = true\n' >"$work/home/.agentrc"
+printf '[{"text": "ANSWER-VIM"}]\n' >"$work/script.json"
+start_scripted_app "$cols" "$rows"
+wait_for "-- INSERT --" "the insert mode indicator"
+tm send-keys -t "$session" -l "hello big world"
+tm send-keys -t "$session" -H 1b 62 78
+wait_for "hello big orld" "ESC b x to delete the w in normal mode"
+wait_for "-- NORMAL --" "the normal mode indicator"
+tm send-keys -t "$session" -l "A now"
+tm send-keys -t "$session" -H 0d
+wait_for "ANSWER-VIM" "the vi-edited prompt to be sent"
+wait_for "-- INSERT --" "insert mode again for the next prompt"
+tm send-keys -t "$session" C-c
+tm send-keys -t "$session" C-c
+wait_for "AGENT-TUI-EXITED 0" "the app with vi modes to quit"
+if pane_history | grep -qF "Traceback"; then fail "a traceback"; fi
 echo "tmux prompt keys check: OK"

@@ -168,6 +168,9 @@ class AgentApp(App[int]):
         self.prompt_input.keymap = self.keymap
         if settings.vim:
             self.prompt_input.use_vim()
+        from agent_tui.ui.terminal_keys import KeyParser
+
+        KeyParser.meta_as_escape = settings.vim  # Esc typed fast before a vi command
         self.refresh_model_status()
         self.status.workspace = self.workspace_label
         self.refresh_approval_mode()

@@ -218,3 +218,29 @@ def test_a_workspace_rc_cannot_set_keys_or_vim() -> None:
     kept, gated, never = workspace_layer(tree, trusted=True)
     assert kept == {"ui": {"theme": "light"}}
     assert set(never) == {"ui.vim", "ui.keys"} and gated == ()
+
+
+async def test_vim_escape_typed_fast_before_a_command_is_escape_then_the_command(
+    make_agent: MakeAgent,
+) -> None:
+    """ESC b in one read (tmux sends it so within its escape-time) is Esc then b, not ctrl+left;
+    without vim the app reads the pair as before."""
+    from agent_tui.ui.terminal_keys import KeyParser
+
+    h = _with_history(make_agent, _vim_rc())
+    async with running_app(h.agent, size=(80, 24)) as (app, pilot):
+        await pilot.press(*"hello big world")
+        await terminal_sends(pilot, "\x1bbx")
+        assert app.prompt_input.text == "hello big orld"
+        assert app.query_one(Composer).border_title == "-- NORMAL --"
+        await terminal_sends(pilot, "\x1b[D")  # a CSI sequence still reads as its key (left)
+        assert app.prompt_input.cursor_location == (0, 9)
+    h = make_agent([])
+    (h.workspace.parent / "home" / ".agentrc").write_text("")
+    h = make_agent([])
+    async with running_app(h.agent, size=(80, 24)) as (app, pilot):
+        assert not KeyParser.meta_as_escape
+        await pilot.press(*"hello big world")
+        await terminal_sends(pilot, "\x1bbx")  # no vi here: x is typed, nothing is deleted
+        text = app.prompt_input.text
+        assert "x" in text and text.replace("x", "", 1) == "hello big world"
