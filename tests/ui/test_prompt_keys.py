@@ -77,6 +77,10 @@ async def test_escape_or_ctrl_g_cancels_the_search_and_keeps_what_was_typed(
         assert app.prompt_input.text == "half typed"
         await pilot.press("ctrl+c")  # then, as always, the prompt
         assert app.prompt_input.text == ""
+        await pilot.press("ctrl+r")
+        await terminal_sends(pilot, "\x1b[200~the p\nrest\x1b[201~")  # a bracketed paste
+        assert _search_line(app) == "(reverse-i-search)`the p': fix the parser"
+        assert app.prompt_input.text == ""
 
 
 async def test_a_backslash_before_enter_becomes_a_newline(make_agent: MakeAgent) -> None:

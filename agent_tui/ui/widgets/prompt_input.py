@@ -116,7 +116,11 @@ class PromptInput(TextArea):
         self.post_message(self.VimModeChanged(self.vim.mode))
 
     async def _on_paste(self, event: events.Paste) -> None:
-        if self._pasted_image(event.text):
+        if self.search is not None:  # pasted into Ctrl+R's query (its first line), as bash does
+            self.search.type(event.text.split("\n", 1)[0])
+            self.post_message(self.SearchChanged(self.search.line()))
+            event.prevent_default()
+        elif self._pasted_image(event.text):
             event.prevent_default()
         # Otherwise Textual goes on to TextArea's own _on_paste, which inserts the text.
 
