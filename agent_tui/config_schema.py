@@ -339,6 +339,20 @@ SCHEMA: dict[str, Any] = {
                 "notify": {"enum": ["off", "bell", "desktop"], WORKSPACE: ANY},
                 # A shell command run each time the state changes: a workspace's only once trusted.
                 "status_line": {"type": "string", "minLength": 1, WORKSPACE: TRUSTED},
+                # The user's own hands, not the project's: a cloned repository rebinding Enter or
+                # Esc (or turning on vi modes) would make keys do what the person did not mean.
+                # Action names and keys are checked by the app (ui/keymap.py), with a notice.
+                "keys": {
+                    WORKSPACE: NEVER,
+                    "type": "object",
+                    "additionalProperties": {
+                        "anyOf": [
+                            {"type": "string"},
+                            {"type": "array", "items": {"type": "string"}},
+                        ]
+                    },
+                },
+                "vim": {"type": "boolean", WORKSPACE: NEVER},
             },
         },
     },

@@ -36,6 +36,9 @@ INPUT_HELP = (
     "| `!command` | runs a shell command yourself (no model, no approval); its output goes "
     "with your next prompt |",
     "| Ctrl+G | edits the prompt in `$VISUAL` / `$EDITOR` |",
+    "| Ctrl+R | searches earlier prompts (Ctrl+R older, Enter takes, Esc cancels) |",
+    "| `\\` then Enter | adds a newline (terminals without Shift+Enter) |",
+    "| `[ui] vim` | normal / insert modes in the prompt; `[ui] keys` rebinds keys (README) |",
     "| Ctrl+O | opens the newest one-line earlier turn of a resumed session |",
     "| Esc Esc | on an empty prompt: brings back the previous prompt to edit |",
     "| `/copy` | copies the last answer (OSC 52); `/copy pick` chooses an answer or code block |",

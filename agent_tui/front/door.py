@@ -144,7 +144,12 @@ class Front:
 
     def settings(self) -> UiSettings:
         config = self._agent.deps.config
-        return UiSettings(config.section("ui", "theme"), config.section("ui", "notify"))
+        return UiSettings(
+            config.section("ui", "theme"),
+            config.section("ui", "notify"),
+            keys=config.section("ui", "keys"),
+            vim=bool(config.section("ui", "vim")),
+        )
 
     def status(self) -> StatusView:
         """The approval mode's word (plan, accept edits, yolo, auto, ask) and the sandbox's."""

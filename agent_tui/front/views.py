@@ -40,6 +40,8 @@ class UiSettings:
 
     theme: str | None = None
     notify: str | None = None
+    keys: dict[str, object] | None = None  # action -> key(s); the app checks them (ui/keymap.py)
+    vim: bool = False
 
 
 @dataclass(frozen=True)

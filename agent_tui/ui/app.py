@@ -40,6 +40,7 @@ from agent_tui.ui.completion import Completer, list_root_files
 from agent_tui.ui.control_filter import ControlCharFilter
 from agent_tui.ui.input_editing import PreviousPromptOffer, edit_prompt_in_editor
 from agent_tui.ui.key_guard import KeyHeld
+from agent_tui.ui.keymap import Keymap, build_keymap
 from agent_tui.ui.mode_flow import ModeFlow
 from agent_tui.ui.notify import notify_if_away, turn_end_message
 from agent_tui.ui.prompt_focus import put_back, type_into_prompt
@@ -87,19 +88,22 @@ class AgentApp(App[int]):
     TITLE = APP_TITLE
     COMMANDS = App.COMMANDS | {SlashCommandsProvider}  # Ctrl+P lists the slash commands too
     _control_filter = ControlCharFilter()  # stateless: one for every app
+    # The ids are [ui] keys' handles (ui/keymap.py: BINDING_IDS).
     BINDINGS = [
-        Binding("escape", "cancel_turn", "Cancel turn"),
-        Binding("escape", "edit_previous", "Edit previous prompt", show=False),  # when idle
-        Binding("shift+tab", "cycle_mode", "Mode", priority=True, key_display="⇧⇥"),
-        Binding("ctrl+t", "tools", "Tools"),
-        Binding("ctrl+g", "edit_in_editor", "Editor", show=False),  # README and /help list it
+        Binding("escape", "cancel_turn", "Cancel turn", id="cancel_turn"),
+        # When idle (check_action); README and /help list the Esc Esc offer.
+        Binding("escape", "edit_previous", "Edit previous prompt", show=False, id="edit_previous"),
         Binding(
-            "ctrl+o", "open_earlier", "Open earlier", show=False
-        ),  # a resumed transcript's rows
-        Binding("f1", "help", "Help"),
-        Binding("f2", "toggle_todo", "Todo list", show=False),  # README and /help list it
+            "shift+tab", "cycle_mode", "Mode", priority=True, key_display="⇧⇥", id="cycle_mode"
+        ),
+        Binding("ctrl+t", "tools", "Tools", id="tools"),
+        Binding("ctrl+g", "edit_in_editor", "Editor", show=False, id="edit_in_editor"),
+        # A resumed transcript's rows.
+        Binding("ctrl+o", "open_earlier", "Open earlier", show=False, id="open_earlier"),
+        Binding("f1", "help", "Help", id="help"),
+        Binding("f2", "toggle_todo", "Todo list", show=False, id="toggle_todo"),
         Binding("ctrl+c", "quit_twice", "Quit", priority=True, key_display="^C^C"),
-        Binding("ctrl+q", "quit", "Quit", show=False),
+        Binding("ctrl+q", "quit", "Quit", show=False, id="quit"),
     ]
 
     def __init__(
@@ -131,6 +135,7 @@ class AgentApp(App[int]):
         self.queue_flow = QueueFlow(self)  # messages typed while a turn runs
         self.mode_flow = ModeFlow(self)  # Shift+Tab, and the offer to carry out a plan
         self.started_at = 0.0  # the clock when the app mounted ([ui] status_line's duration)
+        self.keymap = Keymap()  # [ui] keys, read on mount
         # bench/bench_ui_first_frame.py: write the wall time of the first paint there, then exit.
         self.first_frame_file = os.environ.get("AGENT_TUI_FIRST_FRAME_FILE")
 
@@ -165,9 +170,17 @@ class AgentApp(App[int]):
         return self.query_one(PromptInput)
 
     async def on_mount(self) -> None:
-        theme = self.front.settings().theme
-        self.theme = THEMES.get(theme or "dark", "textual-dark")
         self.started_at = self.clock()
+        settings = self.front.settings()
+        self.theme = THEMES.get(settings.theme or "dark", "textual-dark")
+        self.keymap = build_keymap(settings.keys)
+        self.set_keymap(self.keymap.textual_keymap())
+        self.prompt_input.keymap = self.keymap
+        if settings.vim:
+            self.prompt_input.use_vim()
+        from agent_tui.ui.terminal_keys import KeyParser
+
+        KeyParser.meta_as_escape = settings.vim  # Esc typed fast before a vi command
         self.refresh_model_status()
         self.status.workspace = self.workspace_label
         self.refresh_approval_mode()
@@ -213,6 +226,7 @@ class AgentApp(App[int]):
                 f"This folder's .agentrc sets {format_keys(ignored)}, which apply "
                 "only once you trust the folder: /trust on applies them."
             )
+        notices.extend(self.keymap.notices)  # [ui] keys it could not use
         notices.extend(self.front.startup_notices())
         notices.extend(self.front.state_notices())  # damaged state files moved aside
         return notices
@@ -594,7 +608,7 @@ class AgentApp(App[int]):
     def action_help(self) -> None:
         from agent_tui.ui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.front.completions.all_commands()))
+        self.push_screen(HelpScreen(self.front.completions.all_commands(), self.keymap.rebound()))
 
     # ---- quitting -----------------------------------------------------------------------
 

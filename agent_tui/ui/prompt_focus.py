@@ -37,7 +37,7 @@ def type_into_prompt(app: AgentApp, event: events.Key) -> None:
     if event.key in app.active_bindings:
         return
     focus_now(prompt)
-    prompt.insert(event.character)
+    prompt.typed(event.key, event.character)
     event.stop()
     event.prevent_default()
 
@@ -47,7 +47,7 @@ def put_back(app: AgentApp, key: str, character: str | None) -> None:
     Backspace deletes; anything else (Enter, arrows) is dropped, never sent on to the question."""
     prompt = app.prompt_input
     if character and character.isprintable():
-        prompt.insert(character)
+        prompt.typed(key, character)
     elif key == "backspace":
         prompt.action_delete_left()
 

@@ -34,10 +34,15 @@ class QuitFlow:
         self._last_ctrl_c = 0.0
 
     def ctrl_c(self) -> None:
-        """Clear a non-empty prompt; else warn, and quit when pressed again in time."""
+        """End Ctrl+R's search, or clear a non-empty prompt; else warn, and quit when pressed
+        again in time."""
         app = self.app
         prompt = app.prompt_input
         # Only the prompt the user can see: under a dialog, Ctrl+C goes towards quitting.
+        if prompt.search is not None and prompt.screen is app.screen:
+            prompt.cancel_search()  # Ctrl+R's search first: the text typed is still there
+            self._last_ctrl_c = 0.0
+            return
         if prompt.text and prompt.screen is app.screen:
             prompt.clear()
             self._last_ctrl_c = 0.0

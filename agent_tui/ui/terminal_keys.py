@@ -7,6 +7,13 @@ the message. xterm's ``modifyOtherKeys`` form (``CSI 27;3;13~``, also what tmux 
 ``extended-keys``) came through as a key named ``"\\r"``. kitty's own protocol (``CSI 13;3u``)
 already arrives as ``alt+enter``.
 
+With ``[ui] vim``, Esc typed fast before a vi command arrives as ESC and the letter in one read
+(tmux sends it so whenever they come within its ``escape-time``, 500 ms by default) and Textual
+reads the pair as an Alt key, or as a word motion (ESC b is ``ctrl+left``, ESC f ``ctrl+right``):
+Esc then ``b`` moved a word but stayed in insert mode. :attr:`KeyParser.meta_as_escape` (the app
+sets it with vim on) splits ESC + a printable character back into Esc and the key, as vi does in
+a terminal; ESC ``[`` and ESC ``O`` stay the starts of sequences.
+
 :class:`KeyParser` names these sequences before Textual's own table; :func:`install` makes the
 Linux drivers use it. The drivers build their parser from the module-level name
 ``XTermParser`` (Textual has no hook for it), so that name is what is replaced; the subclass
@@ -34,13 +41,29 @@ SEQUENCES = {
 class KeyParser(XTermParser):
     """Textual's parser, with the Enter combinations of :data:`SEQUENCES` named."""
 
+    # Class-wide: the driver builds its parser itself, so the app sets this on the class.
+    meta_as_escape = False
+
     def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        if self.meta_as_escape and _escape_then_key(sequence):
+            escape = events.Key("escape", "\x1b")
+            return [escape, *super()._sequence_to_key_events(sequence[1], False)]
         # ``alt`` with a lone CR: the ESC CR pair reissued one character at a time (it came
         # split across reads, slower than the escape delay).
         key = ALT_ENTER if alt and sequence == "\r" else SEQUENCES.get(sequence)
         if key is not None:
             return [events.Key(key, None)]
         return super()._sequence_to_key_events(sequence, alt)
+
+
+def _escape_then_key(sequence: str) -> bool:
+    """ESC and one printable character that starts no sequence (ESC [ is CSI, ESC O is SS3)."""
+    return (
+        len(sequence) == 2
+        and sequence[0] == "\x1b"
+        and sequence[1].isprintable()
+        and sequence[1] not in "[O"
+    )
 
 
 def install() -> None:

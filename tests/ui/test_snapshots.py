@@ -92,9 +92,9 @@ def test_tool_picker(snap_compare: Any, make_agent: MakeAgent) -> None:
 
 
 def test_help(snap_compare: Any, make_agent: MakeAgent) -> None:
-    """Help screen. Reviewer should see: a bordered dialog "Help — Esc to close" with a Keys table
-    (Enter, Shift+Enter / Ctrl+J, Up / Down, Tab, Esc, Ctrl+T, F1, Ctrl+C twice) and the start of
-    a Commands table listing the built-in slash commands with descriptions.
+    """Help screen. Reviewer should see: a bordered dialog "Help — Esc to close" with a Keys list
+    (Enter, Shift+Enter / Ctrl+J, `\\` then Enter, Up / Down, Ctrl+R, [ui] vim, Tab, …, Esc,
+    Esc Esc, Ctrl+G…) and a scroll bar: the rest of the keys and the commands are further down.
     """
     app = _app(make_agent, [])
 

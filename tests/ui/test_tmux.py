@@ -80,6 +80,15 @@ def test_tmux_steering_keys_arrive_as_sent_by_xterm_tmux_and_kitty(size: tuple[s
     assert "tmux keys check: OK" in proc.stdout
 
 
+def test_tmux_ctrl_r_and_backslash_enter_arrive_as_a_terminal_sends_them() -> None:
+    """At 80x24: Ctrl+R (0x12) searches earlier prompts, CR takes the match without sending,
+    Esc cancels; a backslash then CR adds a newline, and the model gets both lines without the
+    backslash; with [ui] vim, ESC b x in one write is Esc, b, x (issue 27 item 5)."""
+    proc = run_tmux_script("tmux_prompt_keys_check.sh", "80", "24")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux prompt keys check: OK" in proc.stdout
+
+
 @pytest.mark.parametrize("size", [("120", "40"), ("80", "24")])
 def test_tmux_text_typed_fast_or_pasted_arrives_whole(size: tuple[str, str]) -> None:
     """Over the plan offer, typed in one write and as a bracketed paste; in the approval's edit

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -18,7 +19,10 @@ if TYPE_CHECKING:
 KEYS = (
     ("Enter", "send the prompt"),
     ("Shift+Enter / Ctrl+J", "new line"),
+    ("`\\` then Enter", "new line (for terminals that send Shift+Enter as Enter)"),
     ("Up / Down", "earlier prompts (on the first / last line)"),
+    ("Ctrl+R", "search earlier prompts (again: older; Enter takes the match; Esc cancels)"),
+    ("[ui] vim = true", "vi modes in the prompt: Esc, h j k l, w b, 0 $, x, dd, u, i a I A o"),
     ("Tab", "accept a completion (`/` commands, `@` participants, `#` references)"),
     ("PageUp / PageDown", "scroll the transcript (from the prompt too)"),
     ("Typing", "always goes to the prompt, even after a click in the transcript or Tab"),
@@ -55,9 +59,14 @@ KEYS = (
 )
 
 
-def help_markdown(commands: list[CommandView]) -> str:
-    """The help text: keys, then commands, as compact lists."""
+def help_markdown(commands: list[CommandView], rebound: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The help text: keys (with those ``[ui] keys`` changed: action, keys, what it does), then
+    commands, as compact lists."""
     lines = ["## Keys", ""]
+    if rebound:
+        lines.append("Yours (`[ui] keys`; the list below gives the defaults):")
+        lines += [f"- **{keys}**: {does} (`{action}`)" for action, keys, does in rebound]
+        lines.append("")
     lines += [f"- **{key}**: {does}" for key, does in KEYS]
     lines += ["", "## Commands", ""]
     for command in commands:
@@ -73,13 +82,16 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS = [Binding("escape,q,f1", "dismiss", "Close")]
 
-    def __init__(self, commands: list[CommandView]) -> None:
+    def __init__(
+        self, commands: list[CommandView], rebound: Sequence[tuple[str, str, str]] = ()
+    ) -> None:
         super().__init__()
         self.commands = commands
+        self.rebound = rebound
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Help — Esc to close", id="title")
             with VerticalScroll():
                 # Prompt files and MCP servers describe their commands: control characters shown.
-                yield Markdown(visible_markdown(help_markdown(self.commands)))
+                yield Markdown(visible_markdown(help_markdown(self.commands, self.rebound)))

@@ -1,4 +1,5 @@
-"""The input area: the completion list above the prompt. The composer owns both (attributes down:
+"""The input area: the completion list and Ctrl+R's search line above the prompt, and the vi mode
+(``[ui] vim``) in its top border. The composer owns both (attributes down:
 it sets the prompt's ``completing`` flag and the list's options; the prompt posts messages up).
 """
 
@@ -10,7 +11,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from agent_tui.ui.completion import Completer, Completion
@@ -24,6 +25,16 @@ class CompletionList(OptionList):
     CompletionList.-shown { display: block; }
     """
     can_focus = False  # focus stays in the prompt; keys arrive as PromptInput.CompletionKey
+
+
+class SearchLine(Static):
+    """``(reverse-i-search)`query': match`` while Ctrl+R searches; hidden otherwise."""
+
+    DEFAULT_CSS = """
+    SearchLine { height: 1; display: none; padding: 0 1; color: $text-accent; text-wrap: nowrap;
+                 text-overflow: ellipsis; }
+    SearchLine.-shown { display: block; }
+    """
 
 
 class Composer(Vertical):
@@ -42,6 +53,7 @@ class Composer(Vertical):
     def compose(self) -> ComposeResult:
         yield CompletionList(id="completions")
         yield ImageChips(id="image-chips")
+        yield SearchLine(id="history-search", markup=False)
         yield PromptInput(
             id="prompt",
             placeholder="Ask anything · / commands · @ participants · # references · F1 help",
@@ -76,6 +88,22 @@ class Composer(Vertical):
     def _image_removed(self, event: PromptInput.ImageRemoved) -> None:
         event.stop()
         self.image_chips.remove_last()
+
+    @on(PromptInput.SearchChanged)
+    def _search_changed(self, event: PromptInput.SearchChanged) -> None:
+        event.stop()
+        line = self.query_one(SearchLine)
+        if event.line is not None:
+            self.dismiss_offers()  # the list is for the text being typed, not the search
+            line.update(event.line)
+        line.set_class(event.line is not None, "-shown")
+
+    @on(PromptInput.VimModeChanged)
+    def _vim_mode_changed(self, event: PromptInput.VimModeChanged) -> None:
+        from agent_tui.ui.vim_keys import MODE_LABELS
+
+        event.stop()
+        self.border_title = MODE_LABELS.get(event.mode, "")
 
     @property
     def completion_list(self) -> CompletionList:
