@@ -61,3 +61,17 @@ class Sessions:
         loaded = resume(self._agent, info)
         self._grants.end_session()
         return loaded
+
+    def fork(self) -> LoadedSession:
+        """Go on in a copy of this session under a new id, named "NAME (fork)"; the original
+        file is left as it is. This session's "session" grants end with it, as on a switch.
+
+        Raises:
+            UsageError: nothing of this session is saved yet.
+            OSError, SessionFileError: the copy cannot be made or read back.
+        """
+        from agent_tui.agent.resume import fork_current
+
+        loaded = fork_current(self._agent)
+        self._grants.end_session()
+        return loaded

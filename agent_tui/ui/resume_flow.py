@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
+from agent_tui.errors import UsageError
 from agent_tui.front.types import (
     Cleared,
     Entry,
@@ -55,7 +56,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     if turns:
         shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
     await transcript.add_all(shown)  # one mount: one styling and layout pass
-    title = one_line(str(loaded.header.get("title", ""))) or loaded.id
+    title = one_line(loaded.label)[:100] or loaded.id
     count = plural(len(loaded.conversation.messages), "message")
     await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
     app.refresh_todo()  # the session's last todo list
@@ -203,3 +204,20 @@ async def switch_to(app: AgentApp, info: SessionInfo) -> None:
         return
     await app.transcript.clear()
     await draw(app, loaded)
+
+
+async def fork(app: AgentApp) -> None:
+    """``/fork``: go on in a copy of this session; the transcript stays (it is the same)."""
+    before = app.front.sessions.current_id
+    try:
+        loaded = app.front.sessions.fork()
+    except (OSError, SessionFileError, UsageError) as exc:
+        await app.transcript.add(Note(f"Cannot fork: {one_line(str(exc))}", "error"))
+        return
+    name = one_line(loaded.label)[:100]
+    await app.transcript.add(
+        Note(
+            f"Forked: now in session {loaded.id} “{name}”; "
+            f"the original stays as {before} (`agent-tui --resume {before}`)."
+        )
+    )
