@@ -11,6 +11,7 @@ escapes it as well (``export_html.py``).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,13 +22,16 @@ from agent_tui.sessions.timeline import TurnSpan, turns_as_they_stand
 from agent_tui.text_safety import one_line, visible
 
 FORMATS = ("md", "html", "json")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:.*?)\1")
 UNDONE = "The file changes of this turn were undone (/undo)."
 INTERRUPTED = "Interrupted: the app was closed during this turn."
 
 
 @dataclass
 class Call:
-    """One tool call: ``status`` is "done", "error", "interrupted" or "no result"."""
+    """One tool call: ``status`` is "done", "error", "undone" (an edit /undo put back),
+    "interrupted" or "no result"."""
 
     name: str
     title: str
@@ -35,6 +39,7 @@ class Call:
     output: str = ""
     diff: str = ""
     status: str = "no result"
+    kind: str = ""
 
 
 @dataclass
@@ -92,19 +97,21 @@ def _turn(loaded: LoadedSession, span: TurnSpan) -> Turn:
                     turn.parts.append(text)
             case ev.ToolCallStarted():
                 title = entry.prepared.invocation_message if entry.prepared else entry.name
-                call = Call(entry.name, title or entry.name, dict(entry.input))
+                call = Call(entry.name, title or entry.name, dict(entry.input), kind=entry.kind)
                 if span.interrupted:
                     call.status = "interrupted"
                 calls[entry.call_id] = call
                 turn.parts.append(call)
             case ev.ToolCallFinished() if entry.call_id in calls:
-                _finish(calls[entry.call_id], entry)
+                _finish(calls[entry.call_id], entry, span.undone)
     return turn
 
 
-def _finish(call: Call, finished: ev.ToolCallFinished) -> None:
+def _finish(call: Call, finished: ev.ToolCallFinished, undone: bool) -> None:
     result = finished.result
     call.status = "error" if result.is_error else "done"
+    if undone and call.kind == "edit" and not result.is_error:
+        call.status = "undone"
     call.title = finished.past_tense_message or call.title
     call.output = result.content
     if result.display and result.display != result.content:
@@ -159,6 +166,31 @@ def _md_call(call: Call) -> list[str]:
     return [*out, "</details>", ""]
 
 
+def inert_html(text: str) -> str:
+    """Markdown ``text`` whose raw HTML is shown, not obeyed (``<`` as ``&lt;`` outside code):
+    an answer's ``</details>`` or ``<script>`` must not change the export around it."""
+    out, fence = [], ""
+    for line in text.split("\n"):
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1).startswith(fence):
+                fence = ""
+        elif opened:
+            fence = opened.group(1)
+        else:
+            line = _outside_code_spans(line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _outside_code_spans(line: str) -> str:
+    pieces, done = [], 0
+    for span in _CODE_SPAN.finditer(line):
+        pieces += [line[done : span.start()].replace("<", "&lt;"), span.group(0)]
+        done = span.end()
+    return "".join([*pieces, line[done:].replace("<", "&lt;")])
+
+
 def to_markdown(loaded: LoadedSession) -> str:
     """The session as Markdown: a heading per turn, calls folded in ``<details>``."""
     script = transcript(loaded)
@@ -174,7 +206,7 @@ def to_markdown(loaded: LoadedSession) -> str:
             if isinstance(part, Call):
                 out += _md_call(part)
             else:
-                out += ["**Assistant:**", "", visible(part), ""]
+                out += ["**Assistant:**", "", inert_html(visible(part)), ""]
         if turn.undone:
             out += [f"> {UNDONE}", ""]
         if turn.interrupted:
