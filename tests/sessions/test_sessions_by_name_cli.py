@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import lxml.html
+import pytest
 
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
@@ -16,8 +17,13 @@ from tests.sessions.test_headless_sessions import (
     result_of,
     run,
     session_files,
-    ws,  # noqa: F401 - the fixture
 )
+from tests.helpers import new_workspace
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return new_workspace(tmp_path, {"notes.txt": "the-notes-text-77\n"})
 
 
 def export(ws: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -33,7 +39,7 @@ def _json(ws: Path, fake: FakeLLM, *args: str) -> dict[str, object]:
 
 
 def test_rename_then_resume_by_name_prefix_and_an_ambiguous_name(
-    ws: Path,  # noqa: F811
+    ws: Path,
     fake_llm: FakeLLM,
 ) -> None:
     fake_llm.set_script([{"text": "one"}, {"text": "two"}, {"text": "three"}])
@@ -56,7 +62,7 @@ def test_rename_then_resume_by_name_prefix_and_an_ambiguous_name(
 
 
 def test_fork_continues_a_copy_and_leaves_the_original(
-    ws: Path,  # noqa: F811
+    ws: Path,
     fake_llm: FakeLLM,
 ) -> None:
     fake_llm.set_script([{"text": "first answer"}, {"text": "fork answer"}])
@@ -75,7 +81,7 @@ def test_fork_continues_a_copy_and_leaves_the_original(
 
 
 def test_export_by_name_in_each_format(
-    ws: Path,  # noqa: F811
+    ws: Path,
     fake_llm: FakeLLM,
 ) -> None:
     fake_llm.set_script(
