@@ -11,14 +11,13 @@ import lxml.html
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
-from tests.helpers import run_cli
+from tests.helpers import new_workspace, run_cli
 from tests.sessions.test_headless_sessions import (
     request_texts,
     result_of,
     run,
     session_files,
 )
-from tests.helpers import new_workspace
 
 
 @pytest.fixture
