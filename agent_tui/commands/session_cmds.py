@@ -58,6 +58,7 @@ async def _export(ctx: CommandContext, args: str) -> CommandResult:
     fmt = SUFFIXES.get(target.suffix.lower(), "md")
     try:
         text = render(load(recorder.writer.path), fmt)
+        target.parent.mkdir(parents=True, exist_ok=True)
         with target.open("x", encoding="utf-8") as out:  # "x": never over a file made meanwhile
             out.write(text)
     except (OSError, SessionFileError) as exc:

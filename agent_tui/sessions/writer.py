@@ -235,6 +235,8 @@ class SessionRecorder:
             self._compacted(conversation, int(getattr(event, "replaced", -1)), event)
         else:
             self.sync(conversation)
+        if isinstance(event, ev.CommandHandled) and getattr(event.action, "name", "") == "fork":
+            return  # /fork leaves the original as it was: the copy is what goes on
         line = event_line(event)
         # A turn's start opens the file (it carries the prompt as typed); an event before any
         # turn (a local command's answer) does not make a session of its own.
