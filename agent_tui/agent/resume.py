@@ -36,12 +36,14 @@ class SessionStart:
     Attributes:
         loaded: a session resumed before the app started: draw its transcript.
         pick: open the picker (``--resume`` without an id).
+        fork: what the picker picks is continued as a copy (``--resume --fork``).
         other: a session of another workspace: ask before resuming it.
         note: something to say (e.g. no session to continue).
     """
 
     loaded: LoadedSession | None = None
     pick: bool = False
+    fork: bool = False
     other: SessionInfo | None = None
     note: str = ""
 
@@ -184,6 +186,17 @@ def named_session(store: SessionStore, query: str) -> SessionInfo | None:
         ) from None
 
 
+def forked(agent: Agent, info: SessionInfo) -> SessionInfo:
+    """A copy of ``info`` in this workspace's folder under a new id (``sessions/fork.py``).
+
+    Raises:
+        OSError: it cannot be read or the copy written.
+    """
+    from agent_tui.sessions.fork import fork_session
+
+    return fork_session(store_for(agent), info)
+
+
 def fork_current(agent: Agent) -> LoadedSession:
     """``/fork``: continue a copy of the session being recorded under a new id.
 
@@ -191,8 +204,6 @@ def fork_current(agent: Agent) -> LoadedSession:
         UsageError: nothing of this session is saved yet.
         OSError, SessionFileError: the copy cannot be made or read.
     """
-    from agent_tui.sessions.fork import fork_session
-
     store = store_for(agent)
     recorder = agent.recorder
     if recorder is not None:
@@ -200,7 +211,7 @@ def fork_current(agent: Agent) -> LoadedSession:
     info = store.get(recorder.session_id) if recorder is not None else None
     if info is None:
         raise UsageError("nothing to fork yet: this session is saved with its first prompt")
-    return resume(agent, fork_session(store, info))
+    return resume(agent, forked(agent, info))
 
 
 def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False) -> None:
@@ -250,8 +261,8 @@ def attach_app(
         UsageError: an ambiguous name, or ``--fork`` without a session to copy (exit 2).
     """
     store = store_for(agent)
-    if fork and not cont and not resume_id:
-        raise UsageError("--fork goes with --continue or --resume ID|NAME")
+    if fork and not cont and resume_id is None:
+        raise UsageError("--fork goes with --continue or --resume [ID|NAME]")
     start_new(agent, store)  # replaced below when a session is resumed
     if cont:
         info = store.latest()
@@ -261,7 +272,7 @@ def attach_app(
     if resume_id is None:
         return SessionStart()
     if not resume_id:
-        return SessionStart(pick=True)
+        return SessionStart(pick=True, fork=fork)
     if fork:
         return SessionStart(loaded=_resume_or_fail(agent, _named_here(store, resume_id), fork=True))
     info = named_session(store, resume_id)
@@ -273,10 +284,9 @@ def attach_app(
 
 
 def _resume_or_fail(agent: Agent, info: SessionInfo, *, fork: bool = False) -> LoadedSession:
-    from agent_tui.sessions.fork import fork_session
     from agent_tui.sessions.loader import SessionFileError
 
     try:
-        return resume(agent, fork_session(store_for(agent), info) if fork else info)
+        return resume(agent, forked(agent, info) if fork else info)
     except (OSError, SessionFileError) as exc:
         raise UsageError(f"cannot resume session {info.id}: {exc}") from None

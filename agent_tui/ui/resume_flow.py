@@ -164,13 +164,14 @@ async def start(app: AgentApp, begin: SessionStart) -> None:
 async def ask_first(app: AgentApp, begin: SessionStart) -> None:
     """In a worker after mount: the picker (``--resume``) or the other-folder question."""
     if begin.pick:
-        await pick(app)
+        await pick(app, fork=begin.fork)
     elif begin.other is not None:
         await resume_other(app, begin.other)
 
 
-async def pick(app: AgentApp) -> None:
-    """``/resume``: pick one of this workspace's sessions and resume it."""
+async def pick(app: AgentApp, *, fork: bool = False) -> None:
+    """``/resume``: pick one of this workspace's sessions and resume it (``fork``: go on in a
+    copy of it, ``--resume --fork``)."""
     from agent_tui.ui.screens.session_picker import SessionPickerScreen
 
     listed = app.front.sessions.others()
@@ -180,7 +181,7 @@ async def pick(app: AgentApp) -> None:
     chosen = await app.push_screen_wait(SessionPickerScreen(listed))
     info = next((i for i in listed if i.id == chosen), None)
     if info is not None:
-        await switch_to(app, info)
+        await switch_to(app, info, fork=fork)
 
 
 async def resume_other(app: AgentApp, info: SessionInfo) -> None:
@@ -192,13 +193,13 @@ async def resume_other(app: AgentApp, info: SessionInfo) -> None:
         await app.transcript.add(Note("Started a new session instead."))
 
 
-async def switch_to(app: AgentApp, info: SessionInfo) -> None:
+async def switch_to(app: AgentApp, info: SessionInfo, *, fork: bool = False) -> None:
     """Resume ``info`` in place of the current conversation.
 
     This session's "session" grants end with it: the resumed one starts without any.
     """
     try:
-        loaded = app.front.sessions.switch_to(info)
+        loaded = app.front.sessions.switch_to(info, fork=fork)
     except (OSError, SessionFileError) as exc:
         await app.transcript.add(Note(f"Cannot resume {info.id}: {exc}", "error"))
         return

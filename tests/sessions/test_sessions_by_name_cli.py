@@ -105,5 +105,8 @@ def test_export_by_name_in_each_format(
     body = json.loads(export(ws, "notes", "--format", "json").stdout)
     assert body["id"] == sid and body["name"] == "notes review"
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user", "assistant"]
+    wrote = _json(ws, fake_llm, "-p", "/export notes.md", "-c")  # the command under -p
+    assert "notes.md" in str(wrote["result"])
+    assert (ws / "notes.md").read_text() == export(ws, sid).stdout
     unknown = export(ws, "nothing like it")
     assert unknown.returncode == 2 and "no session" in unknown.stderr

@@ -108,3 +108,21 @@ async def test_fork_goes_on_in_a_copy_and_leaves_the_original(make_agent: MakeAg
     assert [m["name"] for m in lines if m["type"] == "meta"] == ["the topic (fork)"]
     texts = [m.text for m in h.agent.conversation.messages]
     assert texts == ["the topic", "first answer", "go on in the fork", "answer in the fork"]
+
+
+async def test_resume_fork_picks_a_session_and_goes_on_in_a_copy(make_agent: MakeAgent) -> None:
+    named = await _named_session(make_agent, "picked topic", "Picked")
+    original = SessionStore(state_dir(), make_agent([]).workspace).path_for(named)
+    before = original.read_bytes()
+    h = make_agent([{"text": "in the copy"}])
+    start = attach_app(h.agent, cont=False, resume_id="", fork=True)
+    assert start.pick and start.fork
+    async with running_app(h.agent, session=start) as (app, pilot):
+        await wait_screen(pilot, "SessionPickerScreen")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: h.agent.conversation.messages, "the copy to load")
+        await wait_until(pilot, lambda: any("“Picked (fork)”" in n for n in _notes(app)), "")
+        await send(pilot, "go on")
+        await wait_idle(pilot)
+    assert h.agent.recorder is not None and h.agent.recorder.session_id != named
+    assert original.read_bytes() == before
