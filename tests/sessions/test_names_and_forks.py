@@ -80,7 +80,8 @@ def test_find_by_id_name_or_unique_prefix(tmp_path: Path) -> None:
 
 def test_a_fork_is_a_copy_under_a_new_id_and_the_original_is_untouched(tmp_path: Path) -> None:
     log = _named(tmp_path, "first", "feature")
-    log.recorder.writer.path.open("ab").write(b'{"type":"message","message":{"ro')  # torn
+    with log.recorder.writer.path.open("ab") as fh:
+        fh.write(b'{"type":"message","message":{"ro')  # a torn last line
     original = log.recorder.writer.path.read_bytes()
     store = SessionStore(tmp_path / "state", tmp_path)
     [info] = store.list()

@@ -59,7 +59,9 @@ async def test_rename_names_the_session_and_the_picker_finds_it_by_name(
         await pilot.press("enter")
         await wait_until(pilot, lambda: h.agent.conversation.messages, "the session to load")
         assert h.agent.recorder is not None and h.agent.recorder.session_id == named
-        await wait_until(pilot, lambda: any("Resumed “Login flow”" in n for n in _notes(app)), "")
+        await wait_until(
+            pilot, lambda: any("Resumed “Login flow”" in n for n in _notes(app)), "the note"
+        )
 
 
 async def test_export_writes_markdown_and_html_where_asked(make_agent: MakeAgent) -> None:
@@ -67,7 +69,9 @@ async def test_export_writes_markdown_and_html_where_asked(make_agent: MakeAgent
     start = attach_app(h.agent, cont=False, resume_id=None)
     async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, "/export")
-        await wait_until(pilot, lambda: any("Nothing to export" in n for n in _notes(app)), "")
+        await wait_until(
+            pilot, lambda: any("Nothing to export" in n for n in _notes(app)), "nothing"
+        )
         await send(pilot, "a question")
         await wait_idle(pilot)
         await send(pilot, "/export")
@@ -88,7 +92,7 @@ async def test_fork_goes_on_in_a_copy_and_leaves_the_original(make_agent: MakeAg
     start = attach_app(h.agent, cont=False, resume_id=None)
     async with running_app(h.agent, session=start) as (app, pilot):
         await send(pilot, "/fork")
-        await wait_until(pilot, lambda: any("Cannot fork" in n for n in _notes(app)), "")
+        await wait_until(pilot, lambda: any("Cannot fork" in n for n in _notes(app)), "no fork")
         await send(pilot, "the topic")
         await wait_idle(pilot)
         assert h.agent.recorder is not None
@@ -121,7 +125,9 @@ async def test_resume_fork_picks_a_session_and_goes_on_in_a_copy(make_agent: Mak
         await wait_screen(pilot, "SessionPickerScreen")
         await pilot.press("enter")
         await wait_until(pilot, lambda: h.agent.conversation.messages, "the copy to load")
-        await wait_until(pilot, lambda: any("“Picked (fork)”" in n for n in _notes(app)), "")
+        await wait_until(
+            pilot, lambda: any("“Picked (fork)”" in n for n in _notes(app)), "the note"
+        )
         await send(pilot, "go on")
         await wait_idle(pilot)
     assert h.agent.recorder is not None and h.agent.recorder.session_id != named

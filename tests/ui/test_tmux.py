@@ -106,3 +106,12 @@ def test_tmux_resume_after_the_app_ended_mid_command_shows_the_call_interrupted(
     proc = run_tmux_script("tmux_resume_check.sh", how)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux resume check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("100", "30"), ("80", "24")])
+def test_tmux_rename_export_fork_and_resume_by_name(size: tuple[str, str]) -> None:
+    """/rename, /export and /fork in a real terminal, then ``--resume PREFIX`` of a name holding
+    an escape sequence reopens the original, the name shown escaped (issue 27 item 1)."""
+    proc = run_tmux_script("tmux_names_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux names check: OK" in proc.stdout
