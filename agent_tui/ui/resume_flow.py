@@ -219,6 +219,6 @@ async def fork(app: AgentApp) -> None:
     await app.transcript.add(
         Note(
             f"Forked: now in session {loaded.id} “{name}”; "
-            f"the original stays as {before} (`agent-tui --resume {before}`)."
+            f"the original stays as {before} (agent-tui --resume {before})."
         )
     )
