@@ -15,13 +15,13 @@ import subprocess
 from pathlib import Path
 
 import lxml.html
-import pytest
 
 from agent_tui import events as ev
 from agent_tui.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, user_text
 from agent_tui.sessions import load
 from agent_tui.sessions.export import INTERRUPTED, UNDONE, render, to_json
 from agent_tui.tools.base import Prepared, ToolResult
+from tests.helpers import missing
 from tests.sessions.test_timeline import Log
 
 HOSTILE = (
@@ -116,7 +116,7 @@ def test_html_is_one_file_where_session_text_cannot_break_out(tmp_path: Path) ->
 def test_html_in_headless_chromium(tmp_path: Path) -> None:
     browser = _chromium()
     if browser is None:
-        pytest.skip("no chromium here (apt-get install chromium-headless-shell); lxml checks it")
+        missing("no chromium (apt-get install chromium-headless-shell); lxml alone checked it")
     page = tmp_path / "export.html"
     page.write_text(render(load(_session(tmp_path)), "html"), encoding="utf-8")
     dumped = subprocess.run(
