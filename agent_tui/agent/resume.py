@@ -168,8 +168,9 @@ def _listed(infos: list[SessionInfo]) -> str:
     )
 
 
-def named_session(store: SessionStore, query: str) -> SessionInfo | None:
-    """``find_session``, an ambiguous name said as a usage error that lists the candidates.
+def named_session(store: SessionStore, query: str, said: str = "--resume") -> SessionInfo | None:
+    """``find_session``, an ambiguous name said as a usage error (``said``: what asked) that
+    lists the candidates.
 
     Raises:
         UsageError: more than one session answers to ``query`` (exit 2).
@@ -181,7 +182,7 @@ def named_session(store: SessionStore, query: str) -> SessionInfo | None:
         more = len(many.matches) - len(shown)
         tail = f"\n  … and {more} more" if more > 0 else ""
         raise UsageError(
-            f"--resume: {one_line(query)[:100]!r} names {len(many.matches)} sessions; "
+            f"{said}: {one_line(query)[:100]!r} names {len(many.matches)} sessions; "
             f"give more of the name or the id:\n{_listed(shown)}{tail}"
         ) from None
 

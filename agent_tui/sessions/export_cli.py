@@ -40,7 +40,7 @@ def main(argv: list[str]) -> int:
 
     args = _parser().parse_args(argv)
     store = SessionStore(state_dir(), (args.workspace or Path.cwd()).resolve())
-    info = named_session(store, args.session)
+    info = named_session(store, args.session, "export")
     if info is None:
         raise UsageError(f"export: no session {one_line(args.session)[:100]!r}; {list_hint(store)}")
     try:

@@ -108,5 +108,8 @@ def test_export_by_name_in_each_format(
     wrote = _json(ws, fake_llm, "-p", "/export notes.md", "-c")  # the command under -p
     assert "notes.md" in str(wrote["result"])
     assert (ws / "notes.md").read_text() == export(ws, sid).stdout
+    _json(ws, fake_llm, "-p", "/rename notes two", "--fork", "-c")
+    several = export(ws, "notes")
+    assert several.returncode == 2 and "export: 'notes' names 2 sessions" in several.stderr
     unknown = export(ws, "nothing like it")
     assert unknown.returncode == 2 and "no session" in unknown.stderr
