@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import mmap
 import os
 import re
 import secrets
@@ -17,7 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from agent_tui.paths import workspace_dir_name
 from agent_tui.safe_read import open_regular, read_bytes
@@ -35,6 +34,7 @@ _META_LINE = b'\n{"type":"meta"'  # a /rename (writer.py): the last one in the f
 # listing): a header line is small; a whole session with its images can be large.
 MAX_HEADER_BYTES = 1 << 20
 MAX_SESSION_BYTES = 512 << 20
+META_BLOCK = 1 << 20  # read from the end this much at a time, looking for the last name
 
 
 def workspace_key(workspace: Path) -> str:
@@ -87,25 +87,35 @@ class SessionInfo:
 def last_name(path: Path, header: dict[str, Any]) -> str:
     """The session's name: its last ``meta`` line's, else the header's ("" when never named).
 
-    The file is mapped, not read, and searched from its end: a listing of long sessions costs a
-    search per file, not their bytes in memory.
+    The file is searched from its end a block at a time: a listing of long sessions costs a
+    search per file (bytes.rfind: ~0.05 ms for 200 KB), never a whole file in memory.
     """
     try:
         with open_regular(path) as fh:
             size = os.fstat(fh.fileno()).st_size
-            if not 0 < size <= MAX_SESSION_BYTES:
-                return ""
-            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as view:
-                end = size
-                while (at := view.rfind(_META_LINE, 0, end)) >= 0:
-                    stop = view.find(b"\n", at + 1)
-                    name = _meta_name(view[at + 1 : stop if stop > 0 else size])
-                    if name is not None:
-                        return name
-                    end = at  # a torn line: the one before it holds
-    except (OSError, ValueError):
+            found = _last_meta(fh, min(size, MAX_SESSION_BYTES))
+    except OSError:
         return ""
-    return str(header.get("name", ""))
+    return found if found is not None else str(header.get("name", ""))
+
+
+def _last_meta(fh: BinaryIO, size: int) -> str | None:
+    """The name of the last readable ``meta`` line of ``fh``'s first ``size`` bytes."""
+    end = size
+    while end > 0:
+        start = max(0, end - META_BLOCK)
+        fh.seek(start)
+        block = fh.read(end - start)
+        at = block.rfind(_META_LINE)
+        while at >= 0:
+            fh.seek(start + at + 1)
+            name = _meta_name(fh.readline(MAX_HEADER_BYTES))
+            if name is not None:
+                return name
+            at = block.rfind(_META_LINE, 0, at)  # a torn line: the one before it holds
+        # The next block overlaps this one by a needle less a byte: none is cut in two.
+        end = start + len(_META_LINE) - 1 if start > 0 else 0
+    return None
 
 
 def _meta_name(line: bytes) -> str | None:

@@ -94,3 +94,15 @@ def test_a_fork_is_a_copy_under_a_new_id_and_the_original_is_untouched(tmp_path:
         m.to_dict() for m in source.conversation.messages
     ]
     assert {i.id for i in store.list()} == {info.id, copy.id}
+
+
+@pytest.mark.parametrize("block", [16, 17, 23, 64, 1 << 20])
+def test_the_last_name_is_found_whatever_the_block_boundaries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """The file is searched from its end a block at a time: a meta line cut by a block's start
+    is still found, and the last one still wins."""
+    monkeypatch.setattr("agent_tui.sessions.store.META_BLOCK", block)
+    _named(tmp_path, "p", "first name", "second name", "the last name")
+    [info] = SessionStore(tmp_path / "state", tmp_path).list()
+    assert info.name == "the last name"
