@@ -81,6 +81,13 @@ class Resume(Action):
 
 
 @dataclass(frozen=True)
+class Fork(Action):
+    """/fork: continue a copy of this session under a new id."""
+
+    name: ClassVar[str] = "fork"
+
+
+@dataclass(frozen=True)
 class OpenToolPicker(Action):
     """/tools: choose the tools offered to the model."""
 
@@ -149,6 +156,7 @@ UiAction = (
     | Rewind
     | Exit
     | Resume
+    | Fork
     | OpenToolPicker
     | PickModel
     | Trust

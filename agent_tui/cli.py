@@ -67,6 +67,9 @@ EPILOG = """subcommands:
   agent-tui acp [FLAGS]  speak the Agent Client Protocol on stdio, for editors (Zed,
                         JetBrains, Neovim, Toad, acpx); takes the model, permission and
                         sandbox flags; each session's workspace is the folder the editor sends
+  agent-tui export ID|NAME [--format md|html|json] [-o PATH]
+                        write a saved session as Markdown, one self-contained HTML file, or
+                        JSON (its messages and metadata); to stdout without -o
   agent-tui sandbox [--mode M] -- CMD
                         run CMD in the sandbox the agent's terminal commands get
 """
@@ -199,8 +202,15 @@ def _add_session_flags(parser: argparse.ArgumentParser) -> None:
         "--resume",
         nargs="?",
         const="",
-        metavar="ID",
-        help="resume session ID (without ID: pick one in the app)",
+        metavar="ID|NAME",
+        help="resume a session by id, by the name /rename gave it, or by a unique prefix of "
+        "either (without one: pick in the app)",
+    )
+    add(
+        "--fork",
+        action="store_true",
+        help="with --continue or --resume: continue a copy of the session under a new id "
+        "(the original stays as it is)",
     )
     add("-C", "--workspace", type=Path, default=None, help="workspace folder (default: cwd)")
     add(
@@ -320,6 +330,10 @@ def main(argv: list[str] | None = None) -> int:
             return _mcp_command(argv[1:])
         if argv[:1] == ["acp"]:
             return _acp_command(argv[1:])
+        if argv[:1] == ["export"]:
+            from agent_tui.sessions.export_cli import main as export_main
+
+            return export_main(argv[1:])
         if argv[:1] == ["sandbox"]:
             from agent_tui.sandbox.cli import main as sandbox_main
 
@@ -363,8 +377,10 @@ def _acp_command(argv: list[str]) -> int:
     from agent_tui.errors import UsageError
 
     args = build_parser().parse_args(argv)
-    if args.prompt is not None or args.continue_session or args.resume is not None:
-        raise UsageError("agent-tui acp: -p, --continue and --resume are the editor's to choose")
+    if args.prompt is not None or args.continue_session or args.resume is not None or args.fork:
+        raise UsageError(
+            "agent-tui acp: -p, --continue, --resume and --fork are the editor's to choose"
+        )
     _open_state_dir()
     from agent_tui.acp.stdio import run_acp
 
@@ -414,7 +430,7 @@ def _run(args: argparse.Namespace) -> int:
         from agent_tui.agent.resume import attach_headless
         from agent_tui.headless import HeadlessOptions, run_headless
 
-        attach_headless(agent, cont=args.continue_session, resume_id=args.resume)
+        attach_headless(agent, cont=args.continue_session, resume_id=args.resume, fork=args.fork)
 
         stdin_text = _piped_stdin()
         opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text, images)
@@ -422,7 +438,7 @@ def _run(args: argparse.Namespace) -> int:
     from agent_tui.agent.resume import attach_app
     from agent_tui.ui.app import run_tui
 
-    start = attach_app(agent, cont=args.continue_session, resume_id=args.resume)
+    start = attach_app(agent, cont=args.continue_session, resume_id=args.resume, fork=args.fork)
     return run_tui(agent, banner=banner, session=start)
 
 

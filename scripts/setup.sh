@@ -51,6 +51,15 @@ if [ "$extra" = "dev" ]; then
     echo "scripts/setup.sh dev: the tests need $list (not found on PATH); install them (Debian/Ubuntu: apt-get install git nodejs npm) and run it again" >&2
     exit 2
   fi
+  # A browser to read the HTML export as one does (tests/sessions/test_export.py): Debian's
+  # headless Chromium; where it cannot be had, lxml alone checks the page and the test says so.
+  if ! command -v chromium-headless-shell >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1 &&
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing chromium-headless-shell with apt-get"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends chromium-headless-shell) >/dev/null 2>&1 ||
+      echo "note: could not install chromium-headless-shell; the HTML export is read by lxml only" >&2
+  fi
   command -v tmux >/dev/null 2>&1 || echo "note: install tmux to run the real-terminal check" >&2
   command -v bwrap >/dev/null 2>&1 || echo "note: install bubblewrap to run the sandbox tests" >&2
 elif [ "$(uname -s)" = Linux ] && ! command -v bwrap >/dev/null 2>&1 &&

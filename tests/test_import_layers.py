@@ -94,6 +94,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp.cli_edit",
             "mcp.cli_get",
             "sandbox.cli",
+            "sessions.export_cli",
         ],
     ),
 ]

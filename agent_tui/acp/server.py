@@ -215,7 +215,7 @@ def _listed(info: SavedSession) -> SessionInfo:
     return SessionInfo(
         session_id=info.id,
         cwd=info.workspace,
-        title=one_line(info.title) or None,
+        title=one_line(info.label) or None,
         updated_at=updated.isoformat(timespec="seconds").replace("+00:00", "Z"),
     )
 

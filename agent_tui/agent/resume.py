@@ -1,8 +1,9 @@
 """Which session a run continues, and attaching it to the agent.
 
-``--continue`` takes this workspace's latest session, ``--resume ID`` the one named (the app asks
-before resuming another workspace's; headless refuses), ``--resume`` alone opens the picker in the
-app. A run with neither starts a new session, and old ones beyond ``[sessions] keep`` /
+``--continue`` takes this workspace's latest session, ``--resume ID|NAME`` the one named (an
+id, a name given by ``/rename`` or a unique prefix of either; the app asks before resuming another
+workspace's; headless refuses), ``--resume`` alone opens the picker in the app. ``--fork`` with
+either continues a copy under a new id (``sessions/fork.py``). A run with neither starts a new session, and old ones beyond ``[sessions] keep`` /
 ``keep_days`` are deleted then. Grants of scope "session" live in memory only and are never part
 of a session file, so a resumed session starts without them.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, RawEvent, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
-from agent_tui.sessions.store import SessionInfo, SessionStore
+from agent_tui.sessions.store import AmbiguousSession, SessionInfo, SessionStore, find_session
 from agent_tui.sessions.timeline import prompts_as_typed
 from agent_tui.sessions.writer import SessionRecorder, SessionWriter
 from agent_tui.text_safety import one_line
@@ -35,12 +36,14 @@ class SessionStart:
     Attributes:
         loaded: a session resumed before the app started: draw its transcript.
         pick: open the picker (``--resume`` without an id).
+        fork: what the picker picks is continued as a copy (``--resume --fork``).
         other: a session of another workspace: ask before resuming it.
         note: something to say (e.g. no session to continue).
     """
 
     loaded: LoadedSession | None = None
     pick: bool = False
+    fork: bool = False
     other: SessionInfo | None = None
     note: str = ""
 
@@ -86,6 +89,7 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
         str(header.get("model", "")),
         str(header.get("title", "")),
         exists=True,
+        name=loaded.name,
     )
     agent.recorder = SessionRecorder(writer, list(loaded.conversation.messages))
     _file_checkpoints_under_the_session(agent)
@@ -151,24 +155,78 @@ def age(seconds_ago: float) -> str:
 
 def list_hint(store: SessionStore) -> str:
     """The latest sessions of this workspace, one per line, for an error message."""
-    now = time.time()
-    lines = [
-        f"  {i.id}  {age(now - i.modified):>10}  {one_line(i.title)[:60]}"
-        for i in store.list()[:LIST_HINT_COUNT]
-    ]
+    lines = _listed(store.list()[:LIST_HINT_COUNT])
     if not lines:
         return "no sessions are saved for this workspace"
-    return "sessions of this workspace (newest first):\n" + "\n".join(lines)
+    return "sessions of this workspace (newest first):\n" + lines
 
 
-def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None) -> None:
-    """``-p``: attach a new session, or the one ``--continue`` / ``--resume ID`` names.
+def _listed(infos: list[SessionInfo]) -> str:
+    now = time.time()
+    return "\n".join(
+        f"  {i.id}  {age(now - i.modified):>10}  {one_line(i.label)[:60]}" for i in infos
+    )
+
+
+def named_session(store: SessionStore, query: str, said: str = "--resume") -> SessionInfo | None:
+    """``find_session``, an ambiguous name said as a usage error (``said``: what asked) that
+    lists the candidates.
 
     Raises:
-        UsageError: no session to continue, no id, an unknown id, or another workspace's (exit 2).
+        UsageError: more than one session answers to ``query`` (exit 2).
+    """
+    try:
+        return find_session(store, query)
+    except AmbiguousSession as many:
+        shown = many.matches[:LIST_HINT_COUNT]
+        more = len(many.matches) - len(shown)
+        tail = f"\n  … and {more} more" if more > 0 else ""
+        raise UsageError(
+            f"{said}: {one_line(query)[:100]!r} names {len(many.matches)} sessions; "
+            f"give more of the name or the id:\n{_listed(shown)}{tail}"
+        ) from None
+
+
+def forked(agent: Agent, info: SessionInfo) -> SessionInfo:
+    """A copy of ``info`` in this workspace's folder under a new id (``sessions/fork.py``).
+
+    Raises:
+        OSError: it cannot be read or the copy written.
+    """
+    from agent_tui.sessions.fork import fork_session
+
+    return fork_session(store_for(agent), info)
+
+
+def fork_current(agent: Agent) -> LoadedSession:
+    """``/fork``: continue a copy of the session being recorded under a new id.
+
+    Raises:
+        UsageError: nothing of this session is saved yet.
+        OSError, SessionFileError: the copy cannot be made or read.
+    """
+    store = store_for(agent)
+    recorder = agent.recorder
+    if recorder is not None:
+        recorder.sync(agent.conversation)
+    info = store.get(recorder.session_id) if recorder is not None else None
+    if info is None:
+        raise UsageError("nothing to fork yet: this session is saved with its first prompt")
+    return resume(agent, forked(agent, info))
+
+
+def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False) -> None:
+    """``-p``: attach a new session, or the one ``--continue`` / ``--resume ID|NAME`` names
+    (``fork``: a copy of it under a new id).
+
+    Raises:
+        UsageError: no session to continue, no id, an unknown or ambiguous name, another
+            workspace's, or ``--fork`` alone (exit 2).
     """
     store = store_for(agent)
     if not cont and resume_id is None:
+        if fork:
+            raise UsageError("--fork goes with --continue or --resume ID|NAME")
         start_new(agent, store)
         return
     if cont:
@@ -176,33 +234,49 @@ def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None) -> None:
         if info is None:
             raise UsageError("--continue: no saved session in this workspace")
     elif not resume_id:
-        raise UsageError(f"--resume needs a session id with -p; {list_hint(store)}")
+        raise UsageError(f"--resume needs a session id or name with -p; {list_hint(store)}")
     else:
-        info = store.get(resume_id)
-        if info is None:
-            raise UsageError(f"--resume: no session {one_line(resume_id)!r}; {list_hint(store)}")
-        if not same_workspace(info, store):
-            raise UsageError(
-                f"--resume: session {info.id} belongs to another workspace "
-                f"({one_line(info.workspace)}); run it there (-C)"
-            )
-    _resume_or_fail(agent, info)
+        info = _named_here(store, resume_id)
+    _resume_or_fail(agent, info, fork=fork)
 
 
-def attach_app(agent: Agent, *, cont: bool, resume_id: str | None) -> SessionStart:
-    """The app: resume now when the choice needs no question, else say what to ask."""
+def _named_here(store: SessionStore, query: str) -> SessionInfo:
+    """The session ``--resume QUERY`` names, which must be this workspace's."""
+    info = named_session(store, query)
+    if info is None:
+        raise UsageError(f"--resume: no session {one_line(query)[:100]!r}; {list_hint(store)}")
+    if not same_workspace(info, store):
+        raise UsageError(
+            f"--resume: session {info.id} belongs to another workspace "
+            f"({one_line(info.workspace)}); run it there (-C)"
+        )
+    return info
+
+
+def attach_app(
+    agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False
+) -> SessionStart:
+    """The app: resume now when the choice needs no question, else say what to ask.
+
+    Raises:
+        UsageError: an ambiguous name, or ``--fork`` without a session to copy (exit 2).
+    """
     store = store_for(agent)
+    if fork and not cont and resume_id is None:
+        raise UsageError("--fork goes with --continue or --resume [ID|NAME]")
     start_new(agent, store)  # replaced below when a session is resumed
     if cont:
         info = store.latest()
         if info is None:
             return SessionStart(note="No saved session in this folder yet: starting a new one.")
-        return SessionStart(loaded=_resume_or_fail(agent, info))
+        return SessionStart(loaded=_resume_or_fail(agent, info, fork=fork))
     if resume_id is None:
         return SessionStart()
     if not resume_id:
-        return SessionStart(pick=True)
-    info = store.get(resume_id)
+        return SessionStart(pick=True, fork=fork)
+    if fork:
+        return SessionStart(loaded=_resume_or_fail(agent, _named_here(store, resume_id), fork=True))
+    info = named_session(store, resume_id)
     if info is None:
         return SessionStart(note=f"No session {resume_id!r}: starting a new one.", pick=False)
     if not same_workspace(info, store):
@@ -210,10 +284,10 @@ def attach_app(agent: Agent, *, cont: bool, resume_id: str | None) -> SessionSta
     return SessionStart(loaded=_resume_or_fail(agent, info))
 
 
-def _resume_or_fail(agent: Agent, info: SessionInfo) -> LoadedSession:
+def _resume_or_fail(agent: Agent, info: SessionInfo, *, fork: bool = False) -> LoadedSession:
     from agent_tui.sessions.loader import SessionFileError
 
     try:
-        return resume(agent, info)
+        return resume(agent, forked(agent, info) if fork else info)
     except (OSError, SessionFileError) as exc:
         raise UsageError(f"cannot resume session {info.id}: {exc}") from None

@@ -1,5 +1,5 @@
 """Built-in slash commands: /help /clear /new /model /tools /exit (and /status /context /cost
-from ``status_cmds``).
+from ``status_cmds``, /rename /export /fork from ``session_cmds``).
 
 They register through ``CommandRegistry.register`` like every other command. Those that act on the
 UI return ``CommandResult(action=...)`` (``agent_tui.actions``) and the app carries it out; /help is answered here,
@@ -168,9 +168,16 @@ BUILTIN_COMMANDS = (
 def register_builtin_commands(registry: CommandRegistry) -> None:
     from agent_tui.commands.hooks_cmds import HOOKS_COMMAND
     from agent_tui.commands.roots_cmds import ADD_DIR_COMMAND
+    from agent_tui.commands.session_cmds import SESSION_COMMANDS
     from agent_tui.commands.status_cmds import STATUS_COMMANDS
     from agent_tui.commands.terminal_cmds import TERMINALS_COMMAND
 
-    built_in = (*BUILTIN_COMMANDS, *STATUS_COMMANDS, HOOKS_COMMAND, TERMINALS_COMMAND)
-    for command in (*built_in, ADD_DIR_COMMAND):
+    for command in (
+        *BUILTIN_COMMANDS,
+        *STATUS_COMMANDS,
+        *SESSION_COMMANDS,
+        HOOKS_COMMAND,
+        TERMINALS_COMMAND,
+        ADD_DIR_COMMAND,
+    ):
         registry.register(command)

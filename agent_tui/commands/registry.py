@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from agent_tui.mcp.manager import McpManager
     from agent_tui.participants.registry import ParticipantRegistry
     from agent_tui.sandbox.runtime import Sandbox
+    from agent_tui.sessions.writer import SessionRecorder
     from agent_tui.tools.registry import ToolRegistry
 
 
@@ -53,6 +54,8 @@ class CommandAgent(Protocol):
     def deps(self) -> CommandDeps: ...
     @property
     def conversation(self) -> Conversation: ...
+    @property
+    def recorder(self) -> SessionRecorder | None: ...
 
 
 class CommandContext(Protocol):

@@ -48,16 +48,30 @@ class Sessions:
         info = store.get(session_id)
         return info if info is not None and same_workspace(info, store) else None
 
-    def switch_to(self, info: SessionInfo) -> LoadedSession:
-        """Resume ``info`` in place of the current conversation; this session's "session"
-        grants end with it.
+    def switch_to(self, info: SessionInfo, *, fork: bool = False) -> LoadedSession:
+        """Resume ``info`` in place of the current conversation (``fork``: a copy of it under a
+        new id, the original left as it is); this session's "session" grants end with it.
 
         Raises:
             OSError: the file cannot be read.
             SessionFileError: it is not a session file.
         """
-        from agent_tui.agent.resume import resume
+        from agent_tui.agent.resume import forked, resume
 
-        loaded = resume(self._agent, info)
+        loaded = resume(self._agent, forked(self._agent, info) if fork else info)
+        self._grants.end_session()
+        return loaded
+
+    def fork(self) -> LoadedSession:
+        """Go on in a copy of this session under a new id, named "NAME (fork)"; the original
+        file is left as it is. This session's "session" grants end with it, as on a switch.
+
+        Raises:
+            UsageError: nothing of this session is saved yet.
+            OSError, SessionFileError: the copy cannot be made or read back.
+        """
+        from agent_tui.agent.resume import fork_current
+
+        loaded = fork_current(self._agent)
         self._grants.end_session()
         return loaded

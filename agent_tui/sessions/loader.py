@@ -92,11 +92,17 @@ class LoadedSession:
         default_factory=list
     )
     skipped: int = 0
+    name: str = ""  # the last name given (``meta`` lines, or the header's); "": never named
     _calls: _CallBlocks = field(default_factory=lambda: _CallBlocks())
 
     @property
     def id(self) -> str:
         return str(self.header.get("id", ""))
+
+    @property
+    def label(self) -> str:
+        """Its name, else its title."""
+        return self.name or str(self.header.get("title", ""))
 
     def drawable(self, start: int = 0, end: int | None = None) -> list[Entry]:
         """``entries[start:end]`` with their events decoded.
@@ -171,7 +177,7 @@ def load(path: Path) -> LoadedSession:
             header = None
         if not isinstance(header, dict) or header.get("type") != "session":
             raise SessionFileError(f"{path.name} is not a session file")
-        loaded = LoadedSession(header, Conversation(), path)
+        loaded = LoadedSession(header, Conversation(), path, name=str(header.get("name", "")))
         offset, chunk = len(first), []
         for number, raw in enumerate(handle, start=2):
             if offset > MAX_SESSION_BYTES:  # it grew while read
@@ -240,6 +246,8 @@ def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, posi
         upto = int(line["upto"])
         conversation.compact(upto, str(line["summary"]))
         loaded.entries.append(CompactionEntry(upto))
+    elif kind == "meta":
+        loaded.name = str(line.get("name", loaded.name))
     # other types: written by a newer version; skipped
 
 

@@ -31,7 +31,8 @@ VERSION = 1
 # ``events.ConversationCompacted`` (compaction's own event): its ``replaced`` messages became one
 # summary message; known by its type or class name, so this module needs nothing else of it.
 COMPACTED = "conversation_compacted"
-TITLE_CHARS = 80
+TITLE_CHARS = 60  # a title is the first prompt's first line, cut to this (with "…")
+NAME_CHARS = 100  # a name given by /rename, cut to this
 # Events not written: the deltas repeat what the messages hold (the answer, the tool input as it
 # streams, a terminal's output that its result holds), and a question's event is followed by its
 # answer (ToolCallDecided, with the deciding step). Any other event type is written as it is.
@@ -89,6 +90,7 @@ class SessionWriter:
         model: the model's name, for the header.
         title: the title (the first prompt); ``set_title`` may give it until the file exists.
         exists: the file already has its header (a resumed session): lines are appended.
+        name: the name given by ``/rename`` (it wins over the title wherever a session is named).
     """
 
     def __init__(
@@ -100,12 +102,14 @@ class SessionWriter:
         title: str = "",
         *,
         exists: bool = False,
+        name: str = "",
     ) -> None:
         self.path = path
         self.id = session_id
         self.workspace = workspace
         self.model = model
         self.title = title
+        self.name = name
         self._fd: int | None = None
         self._exists = exists
         self._created = False  # this writer made the file (so may remove it if left empty)
@@ -117,7 +121,15 @@ class SessionWriter:
 
     def set_title(self, text: str) -> None:
         if not self.title:
-            self.title = one_line(text.strip())[:TITLE_CHARS]
+            self.title = short_title(text)
+
+    def rename(self, name: str) -> str:
+        """Name the session ``name`` (spaces collapsed, capped): a ``meta`` line, the last of
+        which wins; before the file exists the header carries it. Returns the name kept."""
+        self.name = clean_name(name)
+        if self.started:
+            self.write({"type": "meta", "name": self.name})
+        return self.name
 
     def write(self, line: dict[str, Any]) -> None:
         """Append one line (the header first, for a new file). Never raises: a full disk must
@@ -162,12 +174,26 @@ class SessionWriter:
                 "started": time.time(),
                 "title": self.title,
             }
+            if self.name:
+                header["name"] = self.name
             _write_whole(self._fd, dumps(header))
 
     def close(self) -> None:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def short_title(text: str) -> str:
+    """A session's title from its first prompt: the first line that is not blank, capped."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    title = one_line(first)
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
+
+
+def clean_name(name: str) -> str:
+    """A name as kept: runs of spaces, tabs and newlines made one space, at most NAME_CHARS."""
+    return " ".join(name.split())[:NAME_CHARS]
 
 
 def _write_whole(fd: int, data: bytes) -> None:
@@ -209,6 +235,8 @@ class SessionRecorder:
             self._compacted(conversation, int(getattr(event, "replaced", -1)), event)
         else:
             self.sync(conversation)
+        if isinstance(event, ev.CommandHandled) and getattr(event.action, "name", "") == "fork":
+            return  # /fork leaves the original as it was: the copy is what goes on
         line = event_line(event)
         # A turn's start opens the file (it carries the prompt as typed); an event before any
         # turn (a local command's answer) does not make a session of its own.

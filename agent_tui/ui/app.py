@@ -550,6 +550,8 @@ class AgentApp(App[int]):
                 self.quit_flow.start()  # in its own worker: quitting cancels the one this runs in
             case actions.Resume():
                 await resume_flow.pick(self)
+            case actions.Fork():
+                await resume_flow.fork(self)
             case actions.OpenToolPicker():
                 self.action_tools()
             case actions.PickModel(model=name):

@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
+from agent_tui.errors import UsageError
 from agent_tui.front.types import (
     Cleared,
     Entry,
@@ -55,7 +56,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     if turns:
         shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
     await transcript.add_all(shown)  # one mount: one styling and layout pass
-    title = one_line(str(loaded.header.get("title", ""))) or loaded.id
+    title = one_line(loaded.label)[:100] or loaded.id
     count = plural(len(loaded.conversation.messages), "message")
     await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
     app.refresh_todo()  # the session's last todo list
@@ -163,13 +164,14 @@ async def start(app: AgentApp, begin: SessionStart) -> None:
 async def ask_first(app: AgentApp, begin: SessionStart) -> None:
     """In a worker after mount: the picker (``--resume``) or the other-folder question."""
     if begin.pick:
-        await pick(app)
+        await pick(app, fork=begin.fork)
     elif begin.other is not None:
         await resume_other(app, begin.other)
 
 
-async def pick(app: AgentApp) -> None:
-    """``/resume``: pick one of this workspace's sessions and resume it."""
+async def pick(app: AgentApp, *, fork: bool = False) -> None:
+    """``/resume``: pick one of this workspace's sessions and resume it (``fork``: go on in a
+    copy of it, ``--resume --fork``)."""
     from agent_tui.ui.screens.session_picker import SessionPickerScreen
 
     listed = app.front.sessions.others()
@@ -179,7 +181,7 @@ async def pick(app: AgentApp) -> None:
     chosen = await app.push_screen_wait(SessionPickerScreen(listed))
     info = next((i for i in listed if i.id == chosen), None)
     if info is not None:
-        await switch_to(app, info)
+        await switch_to(app, info, fork=fork)
 
 
 async def resume_other(app: AgentApp, info: SessionInfo) -> None:
@@ -191,15 +193,32 @@ async def resume_other(app: AgentApp, info: SessionInfo) -> None:
         await app.transcript.add(Note("Started a new session instead."))
 
 
-async def switch_to(app: AgentApp, info: SessionInfo) -> None:
+async def switch_to(app: AgentApp, info: SessionInfo, *, fork: bool = False) -> None:
     """Resume ``info`` in place of the current conversation.
 
     This session's "session" grants end with it: the resumed one starts without any.
     """
     try:
-        loaded = app.front.sessions.switch_to(info)
+        loaded = app.front.sessions.switch_to(info, fork=fork)
     except (OSError, SessionFileError) as exc:
         await app.transcript.add(Note(f"Cannot resume {info.id}: {exc}", "error"))
         return
     await app.transcript.clear()
     await draw(app, loaded)
+
+
+async def fork(app: AgentApp) -> None:
+    """``/fork``: go on in a copy of this session; the transcript stays (it is the same)."""
+    before = app.front.sessions.current_id
+    try:
+        loaded = app.front.sessions.fork()
+    except (OSError, SessionFileError, UsageError) as exc:
+        await app.transcript.add(Note(f"Cannot fork: {one_line(str(exc))}", "error"))
+        return
+    name = one_line(loaded.label)[:100]
+    await app.transcript.add(
+        Note(
+            f"Forked: now in session {loaded.id} “{name}”; "
+            f"the original stays as {before} (agent-tui --resume {before})."
+        )
+    )

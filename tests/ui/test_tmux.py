@@ -124,3 +124,12 @@ def test_tmux_status_line_and_terminal_output_at_80x24() -> None:
     proc = run_tmux_script("tmux_statusline_check.sh", "80", "24")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux statusline check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("size", [("100", "30"), ("80", "24")])
+def test_tmux_rename_export_fork_and_resume_by_name(size: tuple[str, str]) -> None:
+    """/rename, /export and /fork in a real terminal, then ``--resume PREFIX`` of a name holding
+    an escape sequence reopens the original, the name shown escaped (issue 27 item 1)."""
+    proc = run_tmux_script("tmux_names_check.sh", *size)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux names check: OK" in proc.stdout

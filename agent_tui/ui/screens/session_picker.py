@@ -1,7 +1,7 @@
 """``/resume`` and ``agent-tui --resume``: pick a saved session of this workspace.
 
-Each row shows the title (the first prompt), its age and its message count; typing filters the
-rows by title or id. Also the question asked before resuming another workspace's session.
+Each row shows the name (``/rename``) or the title (the first prompt's line), its age and its
+message count; typing filters the rows by name, title or id. Also the question asked before resuming another workspace's session.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from agent_tui.ui.key_guard import GuardedModal, guard_notice
 
 
 def session_label(info: SessionInfo, now: float) -> str:
-    title = one_line(info.title)[:60] or "(no title)"
+    title = one_line(info.label)[:60] or "(no title)"
     count = plural(info.messages, "message") if info.messages >= 0 else ""
     return f"{title}  ·  {age(now - info.modified)}  ·  {count}"
 
@@ -43,7 +43,7 @@ class SessionPickerScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Resume a session — type to search, Enter to resume, Esc to cancel")
-            yield Input(placeholder="search titles", id="search")
+            yield Input(placeholder="search names and titles", id="search")
             yield OptionList(*self._options(""), id="sessions")
 
     def _options(self, query: str) -> list[Option]:
@@ -52,7 +52,7 @@ class SessionPickerScreen(ModalScreen[str | None]):
             # Text, not a str: a title is the user's (or a pasted) prompt, never markup.
             Option(Text(session_label(info, self.now)), id=info.id)
             for info in self.sessions
-            if all(w in f"{info.title} {info.id}".lower() for w in words)
+            if all(w in f"{info.name} {info.title} {info.id}".lower() for w in words)
         ]
 
     @on(Input.Changed, "#search")
