@@ -57,6 +57,7 @@ from agent_tui.plural import plural
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
 from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
+from agent_tui.providers.web_search import search_uses
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 from agent_tui.tools.todo import TODO_KEY
@@ -579,6 +580,8 @@ class Agent:
                     yield ev.TextDelta(shown)
             elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                 yield ev.ThinkingDelta(pev.text)
+            elif isinstance(pev, pv.WebSearch):
+                yield ev.WebSearched(pev.query, pev.sources, pev.error)
             elif (streaming := progress.feed(pev)) is not None:
                 yield streaming
 
@@ -627,6 +630,9 @@ class Agent:
         if assembler.text:
             state.final_text = assembler.partial_text
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)
+        if assembler.citations:
+            cited = assembler.citations.values()
+            yield ev.AnswerCited(tuple(pv.WebSource(c.title, c.url) for c in cited))
         if state.stop_reason == "max_tokens":
             yield ev.Notice(
                 f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); raise "
@@ -678,6 +684,7 @@ class Agent:
             temperature=self.model.sampling_temperature(local),
             thinking_budget=self.model.thinking_budget,
             reasoning_effort=self.model.reasoning_effort,
+            web_search_uses=search_uses(self.deps.config.section("web"), self.deps.provider),
         )
 
     async def _exact_tokens(self, built: BuiltPrompt, specs: list[ToolSpec]) -> int | None:

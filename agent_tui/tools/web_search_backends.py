@@ -82,8 +82,8 @@ def backend_from_config(config: Config | None) -> Backend | None:
     if web["search"] == "brave":
         url = str(web.get("brave_url") or BRAVE_URL)
         return Backend("brave", url, str(web.get("api_key_env") or DEFAULT_KEY_ENV))
-    url = web.get("searxng_url")
-    return Backend("searxng", str(url)) if isinstance(url, str) and url else None
+    searxng = web.get("searxng_url")
+    return Backend("searxng", searxng) if isinstance(searxng, str) and searxng else None
 
 
 def max_results(config: Config | None) -> int:
