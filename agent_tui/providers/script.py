@@ -6,7 +6,7 @@ A script is a JSON list (or JSONL, one object a line) of assistant turns::
      "tool_calls": [{"id": "call_1", "name": "read_file", "input": {"path": "a.py"}}],
      "usage": {"input_tokens": 10, "output_tokens": 5}, "stop_reason": null, "fault": null}
 
-Every key is optional. ``web_searches`` (the fake server only) are the provider's own searches
+Every key is optional. ``web_searches`` are the provider's own searches
 before the text, each ``{"query": "...", "results": [{"title": "...", "url": "..."}], "error":
 "max_uses_exceeded"}``; ``citations`` (``{"url", "title", "cited_text"}``) are cited by the text. ``input`` may be a string: it is then sent verbatim as the arguments (how a
 recording keeps arguments the model got wrong). ``redacted_thinking`` is the opaque ``data`` of an
