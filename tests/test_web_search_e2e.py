@@ -134,3 +134,15 @@ def test_brave_without_its_key_tells_the_model(tmp_path: Path, fake_llm: FakeLLM
     assert proc.returncode == 0, proc.stderr
     assert search.hits == []
     assert "MY_SEARCH_KEY is not set" in _tool_result(fake_llm.requests[1])
+
+
+def test_help_says_how_the_model_searches(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    url = "http://127.0.0.1:9/searx"
+    configured = _run(tmp_path, fake_llm, _searxng_rc(url), "-p", "/help")
+    provider = _run(tmp_path, fake_llm, '[web]\nsearch = "provider"\n', "-p", "/help")
+    off = _run(tmp_path, fake_llm, "", "-p", "/help")
+
+    assert f"## Web search\nThe `web_search` tool, on searxng at {url}" in configured.stdout
+    assert "## Web search\nThe model's provider searches (its own tool)" in provider.stdout
+    assert "## Web search\nOff: set `[web] search`" in off.stdout
+    assert fake_llm.requests == []  # /help asks no model
