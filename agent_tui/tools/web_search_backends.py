@@ -10,7 +10,6 @@ makes every field one visible, capped line.
 
 from __future__ import annotations
 
-import html
 import os
 import re
 from dataclasses import dataclass
@@ -100,6 +99,8 @@ class SearchResult:
 
 def clean(text: Any, limit: int) -> str:
     """One visible line of web text: tags dropped, entities decoded, controls shown, capped."""
+    import html  # ~1 ms with its entity table: only once a search has run (build reads this)
+
     if not isinstance(text, str):
         return ""
     line = one_line(" ".join(html.unescape(_TAG.sub("", text)).split()))
