@@ -107,3 +107,17 @@ def test_off_unless_configured(tmp_path: Path, fake_llm: FakeLLM) -> None:
 
     assert proc.returncode == 0, proc.stderr
     assert all("input_schema" in t for t in fake_llm.requests[0]["tools"])
+
+
+def test_a_paused_search_says_how_to_go_on(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = new_workspace(tmp_path)
+    fake_llm.set_script(
+        [{"web_searches": [SEARCH], "text": "Still looking", "stop_reason": "pause_turn"}]
+    )
+
+    proc = _run(ws, fake_llm, "anthropic", "httpx", "-p", "when?")
+
+    assert proc.returncode == 0, proc.stderr
+    assert "note: The provider paused its web search mid-answer; ask the model to continue.\n" in (
+        proc.stderr
+    )

@@ -630,16 +630,33 @@ class Agent:
         if assembler.text:
             state.final_text = assembler.partial_text
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)
+        for event in self._after_answer(state, assembler):
+            yield event
+
+    def _after_answer(self, state: _TurnState, assembler: RoundAssembler) -> list[ev.Event]:
+        """What follows an answer: the sources it cites, why it stopped short."""
+        out: list[ev.Event] = []
         if assembler.citations:
             cited = assembler.citations.values()
-            yield ev.AnswerCited(tuple(pv.WebSource(c.title, c.url) for c in cited))
+            out.append(ev.AnswerCited(tuple(pv.WebSource(c.title, c.url) for c in cited)))
         if state.stop_reason == "max_tokens":
-            yield ev.Notice(
-                f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); raise "
-                "model.max_tokens, or ask the model to continue.",
-                "warning",
-                action="continue",
+            out.append(
+                ev.Notice(
+                    f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); "
+                    "raise model.max_tokens, or ask the model to continue.",
+                    "warning",
+                    action="continue",
+                )
             )
+        elif state.stop_reason == "pause_turn":  # Anthropic: a long server-side search paused
+            out.append(
+                ev.Notice(
+                    "The provider paused its web search mid-answer; ask the model to continue.",
+                    "warning",
+                    action="continue",
+                )
+            )
+        return out
 
     async def _append_answer(self, state: _TurnState, message: Message) -> AsyncIterator[ev.Event]:
         if message.is_empty_answer:
