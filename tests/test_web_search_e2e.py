@@ -146,3 +146,18 @@ def test_help_says_how_the_model_searches(tmp_path: Path, fake_llm: FakeLLM) -> 
     assert "## Web search\nThe model's provider searches (its own tool)" in provider.stdout
     assert "## Web search\nOff: set `[web] search`" in off.stdout
     assert fake_llm.requests == []  # /help asks no model
+
+
+def test_an_untrusted_workspace_cannot_turn_it_on(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": "ok"}, {"text": "ok"}])
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with FakeSearch(RESULTS) as search:
+        (ws / ".agentrc").write_text(_searxng_rc(search.url))
+        untrusted = _run(tmp_path, fake_llm, "", "-p", "hi")
+        trusted = _run(tmp_path, fake_llm, "", "-p", "hi", "--trust")
+
+    assert untrusted.returncode == 0 and trusted.returncode == 0, untrusted.stderr
+    assert "web_search" not in _offered(fake_llm.requests[0])
+    assert "This folder's .agentrc sets [web], [tools], ignored" in untrusted.stderr
+    assert "web_search" in _offered(fake_llm.requests[1])
