@@ -121,3 +121,16 @@ def test_a_paused_search_says_how_to_go_on(tmp_path: Path, fake_llm: FakeLLM) ->
     assert "note: The provider paused its web search mid-answer; ask the model to continue.\n" in (
         proc.stderr
     )
+
+
+def test_the_flag_turns_it_on_and_off(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    ws = new_workspace(tmp_path)
+    fake_llm.set_script([{"text": "ok"}, {"text": "ok"}])
+
+    on = run_on_api(ws, fake_llm, "anthropic", "-p", "hi", "--web-search", "provider", key="k")
+    off = _run(ws, fake_llm, "anthropic", "httpx", "-p", "hi", "--web-search", "off")  # rc: on
+
+    assert on.returncode == 0 and off.returncode == 0, on.stderr + off.stderr
+    first, second = (r["tools"] for r in fake_llm.requests)
+    assert first[0] == {"type": "web_search_20250305", "name": "web_search", "max_uses": 5}
+    assert all("input_schema" in t for t in second)
