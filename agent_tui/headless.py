@@ -34,7 +34,6 @@ from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ApprovalRequired
 from agent_tui.headless_wait import WaitLine
-from agent_tui.plural import plural
 from agent_tui.text_safety import escape_json, one_line, visible
 
 
@@ -206,17 +205,9 @@ class _Printer:
 def web_search_lines(event: ev.WebSearched | ev.AnswerCited) -> str:
     """The provider's search (its query and sources) or the answer's sources, for stderr."""
     if isinstance(event, ev.WebSearched):
-        outcome = (
-            f"failed ({one_line(event.error)})"
-            if event.error
-            else plural(len(event.sources), "source")
-        )
-        head = f"● Searched the web: {one_line(event.query)} ({outcome})\n"
+        head = f"● Searched the web: {one_line(event.query)} ({event.outcome})\n"
         return head + "".join(f"  {one_line(s.url)}\n" for s in event.sources)
-    lines = [
-        f"  [{n}] {one_line(s.title) + ' ' if s.title else ''}<{one_line(s.url)}>\n"
-        for n, s in enumerate(event.sources, 1)
-    ]
+    lines = [f"  {ev.source_line(n, s)}\n" for n, s in enumerate(event.sources, 1)]
     return "sources:\n" + "".join(lines)
 
 

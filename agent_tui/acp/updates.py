@@ -192,10 +192,7 @@ _PLAN_STATUS: dict[str, Literal["pending", "in_progress", "completed"]] = {
 
 
 def _source_lines(sources: tuple[ev.WebSource, ...]) -> str:
-    return "\n".join(
-        f"[{n}] {one_line(s.title) + ' ' if s.title else ''}<{one_line(s.url)}>"
-        for n, s in enumerate(sources, 1)
-    )
+    return "\n".join(ev.source_line(n, s) for n, s in enumerate(sources, 1))
 
 
 def web_search(event: ev.WebSearched, call_id: str) -> ToolCallStart:

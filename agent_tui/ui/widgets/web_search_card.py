@@ -14,7 +14,6 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from agent_tui import events as ev
-from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
 
 MAX_SHOWN = 8  # sources listed on a card; the rest are counted
@@ -34,12 +33,8 @@ def _source_line(number: int, source: ev.WebSource) -> Text:
 def card_text(event: ev.WebSearched | ev.AnswerCited) -> Text:
     """The card's lines: a head line, then a numbered line per source (at most MAX_SHOWN)."""
     if isinstance(event, ev.WebSearched):
-        outcome = (
-            f"failed: {one_line(event.error)}"
-            if event.error
-            else plural(len(event.sources), "source")
-        )
-        head = Text.assemble(("Searched the web ", "bold"), one_line(event.query), f"  ({outcome})")
+        outcome = f"  ({event.outcome})"
+        head = Text.assemble(("Searched the web ", "bold"), one_line(event.query), outcome)
     else:
         head = Text("Sources cited", style="bold")
     lines = [head]
