@@ -12,7 +12,7 @@ from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.checkpoints import Checkpoints, Limits
 from agent_tui.config import Config
 from agent_tui.tools.base import SessionState
-from agent_tui.tools.registry import builtin_registry
+from agent_tui.tools.registry import ToolRegistry, builtin_registry, set_offered
 
 
 def build_agent(
@@ -33,6 +33,7 @@ def build_agent(
     from agent_tui.registries import default_registries
 
     tools = builtin_registry()
+    offer_optional_tools(tools, config)
     tools.disabled.update(config.raw.get("tools", {}).get("disabled", []))
     commands, participants = default_registries(config)
     provider = make_provider(config.model, record=record)
@@ -61,6 +62,18 @@ def build_agent(
     _share_disabled(deps)
     _attach_mcp(deps, config, config.model.name)
     return Agent(deps)
+
+
+def offer_optional_tools(tools: ToolRegistry, config: Config) -> None:
+    """The built-ins only a config turns on: ``web_search`` when ``[web] search`` names a search
+    engine (its key variable then kept from child processes like the model's)."""
+    from agent_tui import key_env
+    from agent_tui.tools.web_search_backends import backend_from_config
+
+    backend = backend_from_config(config)
+    set_offered(tools, "web_search", backend is not None)
+    if backend is not None and backend.key_env:
+        key_env.hide([backend.key_env])
 
 
 def make_sandbox(config: Config, approvals: ApprovalEngine) -> Any:
@@ -146,6 +159,7 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     approvals.extra_roots = engine.extra_roots  # and the extra roots (the session's list)
     notes = await _apply_mcp(agent, config)
     deps.config, deps.approvals = config, approvals
+    offer_optional_tools(deps.tools, config)  # a trusted folder's [web] applies now
     deps.sandbox = make_sandbox(config, approvals)  # the folder's [sandbox] applies once trusted
     _share_disabled(deps)
     if provider is not None:

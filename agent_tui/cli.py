@@ -186,6 +186,12 @@ def _add_permission_flags(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="apply this workspace's trust-gated .agentrc settings for this run",
     )
+    add(
+        "--web-search",
+        choices=["off", "provider", "searxng", "brave"],
+        help="how the model searches the web ([web] search): provider (the API's own search), "
+        "searxng or brave (the web_search tool; [web] names the engine), or off (the default)",
+    )
 
 
 def _add_session_flags(parser: argparse.ArgumentParser) -> None:
@@ -254,6 +260,8 @@ def _cli_layer(args: argparse.Namespace) -> dict[str, Any]:
     layer: dict[str, Any] = {"model": model} if model else {}
     if args.sandbox is not None:
         layer["sandbox"] = {"mode": args.sandbox}
+    if args.web_search is not None:
+        layer["web"] = {"search": args.web_search}
     agent: dict[str, Any] = {}
     if args.max_turns is not None:
         agent["max_rounds"] = args.max_turns

@@ -175,6 +175,22 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        # Web search: where queries go and which key is sent, so only a trusted folder's apply.
+        "web": {
+            WORKSPACE: TRUSTED,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                # off | provider (the model API's own search: Anthropic, OpenAI Responses) |
+                # searxng | brave (the web_search function tool with that engine)
+                "search": {"enum": ["off", "provider", "searxng", "brave"]},
+                "searxng_url": {"type": "string", "pattern": "^https?://"},
+                "brave_url": {"type": "string", "pattern": "^https?://"},
+                "api_key_env": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+                "max_results": {"type": "integer", "minimum": 1, "maximum": 10},
+                "max_uses": {"type": "integer", "minimum": 1, "maximum": 20},  # provider
+            },
+        },
         "mcp": {
             WORKSPACE: TRUSTED,
             "type": "object",

@@ -63,8 +63,23 @@ class ToolResultBlock:
     type: Literal["tool_result"] = "tool_result"
 
 
-Block = TextBlock | ThinkingBlock | ImageBlock | ToolUseBlock | ToolResultBlock
+@dataclass(frozen=True)
+class ServerToolBlock:
+    """What the provider's own tool (its web search) added to an answer, as the API sent it.
+
+    It goes back verbatim, and only to the API that made it (``api``: "anthropic" | "responses"):
+    Anthropic wants its ``server_tool_use`` / ``web_search_tool_result`` blocks (and their
+    encrypted content) in the assistant turn of the next request.
+    """
+
+    api: str
+    raw: dict[str, Any]
+    type: Literal["server_tool"] = "server_tool"
+
+
+Block = TextBlock | ThinkingBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ServerToolBlock
 _BLOCK_TYPES: dict[str, type[Any]] = {
+    "server_tool": ServerToolBlock,
     "text": TextBlock,
     "thinking": ThinkingBlock,
     "image": ImageBlock,

@@ -14,7 +14,10 @@ from typing import Any, ClassVar
 
 from agent_tui.actions import UiAction
 from agent_tui.approvals.types import Decision, Verdict
+from agent_tui.plural import plural
 from agent_tui.providers.base import Usage
+from agent_tui.providers.base import WebSource as WebSource  # front ends read it from here
+from agent_tui.text_safety import one_line
 from agent_tui.tools.base import Prepared, ToolResult
 
 
@@ -194,6 +197,40 @@ class TodoUpdated(Event):
 
     type: ClassVar[str] = "plan"  # as stream-json names it (Claude Code, ACP: a plan)
     items: tuple[TodoItem, ...]
+
+
+@dataclass(frozen=True)
+class WebSearched(Event):
+    """The provider searched the web with its own tool (``[web] search = "provider"``): the query
+    and the sources it found (titles may be empty), or the error it reported."""
+
+    type: ClassVar[str] = "web_search"
+    query: str
+    sources: tuple[WebSource, ...] = ()
+    error: str = ""
+
+    @property
+    def outcome(self) -> str:
+        """``2 sources`` or ``failed: max_uses_exceeded`` (one visible line)."""
+        from agent_tui.text_safety import one_line
+
+        return (
+            f"failed: {one_line(self.error)}" if self.error else plural(len(self.sources), "source")
+        )
+
+
+def source_line(number: int, source: WebSource) -> str:
+    """``[1] Title <https://…>``: one visible line of web text (no title: the URL alone)."""
+    title = one_line(source.title)
+    return f"[{number}] {title + ' ' if title else ''}<{one_line(source.url)}>"
+
+
+@dataclass(frozen=True)
+class AnswerCited(Event):
+    """The sources the answer just given cites (its text's web citations), each URL once."""
+
+    type: ClassVar[str] = "citations"
+    sources: tuple[WebSource, ...]
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,9 @@ class _Summary:
     cost_usd: float | None = None
     status: str = ""  # how the run ended when it did not end by itself: interrupted | terminated
     streamed: list[str] = field(default_factory=list)  # the answer so far (an interrupted run's)
+    # The provider's own web searches and the sources the answers cite (json output only).
+    web_searches: list[dict[str, Any]] = field(default_factory=list)
+    sources: list[dict[str, Any]] = field(default_factory=list)
 
 
 def compose_prompt(prompt: str, stdin_text: str | None) -> str:
@@ -152,6 +155,8 @@ class _Printer:
             case ev.TodoUpdated() if event.items != self._todo:
                 self._todo = event.items
                 self.err.write(todo_lines(event.items))
+            case ev.WebSearched() | ev.AnswerCited():
+                self.err.write(web_search_lines(event))
             case ev.ErrorEvent():
                 self.err.write(f"error: {visible(event.message)}\n")
             case ev.CommandHandled() if event.message:
@@ -203,6 +208,15 @@ class _Printer:
         self.err.write(f"{mark} {label}{detail}{note}\n")
 
 
+def web_search_lines(event: ev.WebSearched | ev.AnswerCited) -> str:
+    """The provider's search (its query and sources) or the answer's sources, for stderr."""
+    if isinstance(event, ev.WebSearched):
+        head = f"● Searched the web: {one_line(event.query)} ({event.outcome})\n"
+        return head + "".join(f"  {one_line(s.url)}\n" for s in event.sources)
+    lines = [f"  {ev.source_line(n, s)}\n" for n, s in enumerate(event.sources, 1)]
+    return "sources:\n" + "".join(lines)
+
+
 TODO_MARKS = {"completed": "[x]", "in_progress": "[>]", "pending": "[ ]"}
 
 
@@ -251,6 +265,10 @@ def _collect(summary: _Summary, event: ev.Event) -> None:
             summary.text = event.partial_text
     elif isinstance(event, ev.ContextPruned):
         _add_pruned(summary.pruned, event.dropped + event.shrunk)
+    elif isinstance(event, ev.WebSearched):
+        summary.web_searches.append(event.to_json())
+    elif isinstance(event, ev.AnswerCited):
+        summary.sources += ev.to_jsonable(event.sources)
     elif isinstance(event, ev.Notice):
         summary.notices.append(event.text)
     elif isinstance(event, ev.ConversationCompacted):
@@ -328,6 +346,7 @@ def _write_result(
         "tool_calls": summary.tool_calls,
         "pruned": summary.pruned,
         "notices": summary.notices,
+        **_web(summary),
         "usage": summary.usage,
         "cost_usd": summary.cost_usd,
         "model": agent.model.name,
@@ -335,6 +354,14 @@ def _write_result(
     }
     out.write(json_line(result))
     out.flush()
+
+
+def _web(summary: _Summary) -> dict[str, Any]:
+    """The web search keys of the json result, only when the provider searched."""
+    if not summary.web_searches and not summary.sources:
+        return {}
+    searches = [{k: v for k, v in s.items() if k != "type"} for s in summary.web_searches]
+    return {"web_searches": searches, "sources": summary.sources}
 
 
 def context_usage(event: ev.UsageUpdated) -> dict[str, Any]:

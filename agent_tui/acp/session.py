@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
@@ -169,6 +170,10 @@ class AcpSession:
                 await self._send(updates.tool_finished(event, self._kinds.pop(event.call_id, "")))
             case ev.TodoUpdated():
                 await self._send(updates.plan(event))
+            case ev.WebSearched():  # no call id of its own: one the client has not seen
+                await self._send(updates.web_search(event, f"web_search_{uuid.uuid4().hex[:12]}"))
+            case ev.AnswerCited():
+                await self._send(updates.cited(event))
             case ev.UsageUpdated():
                 if (usage := updates.usage(event)) is not None:
                     await self._send(usage)

@@ -189,3 +189,29 @@ _PLAN_STATUS: dict[str, Literal["pending", "in_progress", "completed"]] = {
     "in_progress": "in_progress",
     "completed": "completed",
 }
+
+
+def _source_lines(sources: tuple[ev.WebSource, ...]) -> str:
+    return "\n".join(ev.source_line(n, s) for n, s in enumerate(sources, 1))
+
+
+def web_search(event: ev.WebSearched, call_id: str) -> ToolCallStart:
+    """The provider's own search as a finished ``fetch`` tool call: the query, the sources."""
+    from acp import start_tool_call, tool_content
+    from acp.schema import TextContentBlock
+
+    listed = _source_lines(event.sources)
+    block = TextContentBlock(type="text", text=listed or visible(event.error) or "no results")
+    return start_tool_call(
+        call_id,
+        f"Searched the web: {one_line(event.query)}",
+        kind="fetch",
+        status="failed" if event.error else "completed",
+        content=[tool_content(block)],
+        raw_input={"query": event.query},
+    )
+
+
+def cited(event: ev.AnswerCited) -> AgentMessageChunk:
+    """The sources the answer cites, as a last paragraph of the answer."""
+    return message_chunk("\n\nSources:\n" + _source_lines(event.sources) + "\n")

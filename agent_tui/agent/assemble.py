@@ -10,7 +10,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_tui.conversation import Block, Message, TextBlock, ThinkingBlock, ToolUseBlock
+from agent_tui.conversation import (
+    Block,
+    Message,
+    ServerToolBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+)
 from agent_tui.providers import base as p
 from agent_tui.providers.call_repair import loads_lenient
 
@@ -99,6 +106,10 @@ class RoundAssembler:
     calls: dict[int, PendingCall] = field(default_factory=dict)
     usage: p.Usage = field(default_factory=p.Usage)
     stop_reason: str = ""
+    # The provider's own tool blocks (web search), each with the number of text fragments
+    # before it: they go back in their place between the texts.
+    server: list[tuple[int, p.ServerBlock]] = field(default_factory=list)
+    citations: dict[str, p.Citation] = field(default_factory=dict)  # by URL, first kept
 
     def feed(self, event: p.ProviderEvent) -> None:
         # Argument fragments first: a large tool call sends them by the hundred thousand.
@@ -122,6 +133,10 @@ class RoundAssembler:
             self.usage = event
         elif isinstance(event, p.Stop):
             self.stop_reason = event.reason
+        elif isinstance(event, p.ServerBlock):
+            self.server.append((len(self.text), event))
+        elif isinstance(event, p.Citation):
+            self.citations.setdefault(event.url, event)
 
     @property
     def partial_text(self) -> str:
@@ -144,8 +159,23 @@ class RoundAssembler:
             blocks.append(
                 ThinkingBlock(text, thought.signature, thought.redacted, thought.encrypted)
             )
-        if self.text:
-            blocks.append(TextBlock(self.partial_text))
+        blocks += self._texts_and_server_blocks()
         for call in calls or []:
             blocks.append(ToolUseBlock(call.id, call.name, call.input or {}))
         return Message("assistant", blocks)
+
+    def _texts_and_server_blocks(self) -> list[Block]:
+        """The text as one block, or split where the provider's own tool blocks came."""
+        if not self.server:
+            return [TextBlock(self.partial_text)] if self.text else []
+        blocks: list[Block] = []
+        start = 0
+        for position, server in self.server:
+            at = min(position, len(self.text))  # the text may have been cut since
+            if at > start:
+                blocks.append(TextBlock("".join(self.text[start:at])))
+            blocks.append(ServerToolBlock(server.api, server.raw))
+            start = max(start, at)
+        if start < len(self.text):
+            blocks.append(TextBlock("".join(self.text[start:])))
+        return blocks

@@ -58,6 +58,7 @@ from agent_tui.plural import plural
 from agent_tui.providers import base as pv
 from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
 from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
+from agent_tui.providers.web_search import search_uses
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 from agent_tui.tools.todo import TODO_KEY
@@ -587,6 +588,8 @@ class Agent:
                     yield ev.TextDelta(shown)
             elif isinstance(pev, pv.ThinkingDelta) and pev.text:
                 yield ev.ThinkingDelta(pev.text)
+            elif isinstance(pev, pv.WebSearch):
+                yield ev.WebSearched(pev.query, pev.sources, pev.error)
             elif (streaming := progress.feed(pev)) is not None:
                 yield streaming
 
@@ -635,13 +638,33 @@ class Agent:
         if assembler.text:
             state.final_text = assembler.partial_text
             yield ev.AssistantMessage(assembler.partial_text, state.rounds)
+        for event in self._after_answer(state, assembler):
+            yield event
+
+    def _after_answer(self, state: _TurnState, assembler: RoundAssembler) -> list[ev.Event]:
+        """What follows an answer: the sources it cites, why it stopped short."""
+        out: list[ev.Event] = []
+        if assembler.citations:
+            cited = assembler.citations.values()
+            out.append(ev.AnswerCited(tuple(pv.WebSource(c.title, c.url) for c in cited)))
         if state.stop_reason == "max_tokens":
-            yield ev.Notice(
-                f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); raise "
-                "model.max_tokens, or ask the model to continue.",
-                "warning",
-                action="continue",
+            out.append(
+                ev.Notice(
+                    f"The answer was cut at max_tokens ({self.budget.reply_tokens(self.model)}); "
+                    "raise model.max_tokens, or ask the model to continue.",
+                    "warning",
+                    action="continue",
+                )
             )
+        elif state.stop_reason == "pause_turn":  # Anthropic: a long server-side search paused
+            out.append(
+                ev.Notice(
+                    "The provider paused its web search mid-answer; ask the model to continue.",
+                    "warning",
+                    action="continue",
+                )
+            )
+        return out
 
     async def _append_answer(self, state: _TurnState, message: Message) -> AsyncIterator[ev.Event]:
         if message.is_empty_answer:
@@ -689,6 +712,7 @@ class Agent:
             temperature=self.model.sampling_temperature(local),
             thinking_budget=self.model.thinking_budget,
             reasoning_effort=self.model.reasoning_effort,
+            web_search_uses=search_uses(self.deps.config.section("web"), self.deps.provider),
         )
 
     async def _exact_tokens(self, built: BuiltPrompt, specs: list[ToolSpec]) -> int | None:

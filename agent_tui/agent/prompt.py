@@ -33,6 +33,7 @@ from agent_tui.conversation import (
     Block,
     ImageBlock,
     Message,
+    ServerToolBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -96,6 +97,8 @@ def _count_block_tokens(block: Block) -> int:
         body = block.text
     elif isinstance(block, ToolUseBlock):
         body = block.name + json.dumps(block.input, ensure_ascii=False)
+    elif isinstance(block, ServerToolBlock):  # web search results: their encrypted text counts
+        body = json.dumps(block.raw, ensure_ascii=False)
     else:
         body = block.content
     return estimate_tokens(body) + BLOCK_OVERHEAD

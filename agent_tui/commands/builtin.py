@@ -12,6 +12,7 @@ from agent_tui import actions
 from agent_tui.commands.registry import (
     CommandAgent,
     CommandContext,
+    CommandDeps,
     CommandRegistry,
     CommandResult,
     Handler,
@@ -78,6 +79,7 @@ def help_markdown(agent: CommandAgent) -> str:
     files, skipped = scan_instructions(deps.workspace, deps.config)
     loaded = [f.path for f in files]
     looked_for = ", ".join(instructions_names(deps.config))
+    out += ["", "## Web search", web_search_help(deps)]
     out += ["", "## Instructions files"]
     if loaded:
         out.append("Added to the system prompt: " + ", ".join(f"`{name}`" for name in loaded))
@@ -85,6 +87,25 @@ def help_markdown(agent: CommandAgent) -> str:
         out.append(f"None found at the workspace root (looked for {looked_for}).")
     out += [f"- {_cell(note)}" for note in skipped]
     return "\n".join(out)
+
+
+def web_search_help(deps: CommandDeps) -> str:
+    """How the model searches the web in this session (``[web] search``)."""
+    from agent_tui.providers.web_search import search_uses
+    from agent_tui.tools.web_search_backends import backend_from_config
+
+    web = deps.config.section("web")
+    backend = backend_from_config(deps.config)
+    if backend is not None:
+        where = _cell(backend.base_url)
+        return f"The `web_search` tool, on {backend.kind} at {where} (asked like `fetch_webpage`)."
+    if isinstance(web, dict) and web.get("search") == "provider":
+        if search_uses(web, deps.provider):
+            return (
+                "The model's provider searches (its own tool); results and sources show as cards."
+            )
+        return '`[web] search = "provider"`, but this API has no search of its own: none.'
+    return "Off: set `[web] search` (README: Web search)."
 
 
 async def _help(ctx: CommandContext, args: str) -> CommandResult:

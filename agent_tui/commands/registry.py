@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from agent_tui.conversation import Conversation
     from agent_tui.mcp.manager import McpManager
     from agent_tui.participants.registry import ParticipantRegistry
+    from agent_tui.providers.base import Provider
     from agent_tui.sandbox.runtime import Sandbox
     from agent_tui.sessions.writer import SessionRecorder
     from agent_tui.tools.registry import ToolRegistry
@@ -45,6 +46,8 @@ class CommandDeps(HookDeps, Protocol):
     def sandbox(self) -> Sandbox | None: ...
     @property
     def checkpoints(self) -> Checkpoints | None: ...
+    @property
+    def provider(self) -> Provider: ...
 
 
 class CommandAgent(Protocol):

@@ -15,6 +15,7 @@ from agent_tui.conversation import (
     Block,
     ImageBlock,
     Message,
+    ServerToolBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -23,6 +24,7 @@ from agent_tui.conversation import (
 from agent_tui.providers.anthropic_reduce import AnthropicReducer
 from agent_tui.providers.api import ApiProvider, Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
+from agent_tui.providers.web_search import anthropic_tool
 
 API_VERSION = "2023-06-01"
 _CACHE = {"type": "ephemeral"}
@@ -42,6 +44,8 @@ def wire_block(block: Block) -> dict[str, Any] | None:
         return {"type": "thinking", "thinking": block.text, "signature": block.signature}
     if isinstance(block, ImageBlock):
         return _image(block)
+    if isinstance(block, ServerToolBlock):  # web search: back as it came, to this API only
+        return dict(block.raw) if block.api == "anthropic" else None
     if isinstance(block, ToolUseBlock):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
     if isinstance(block, ToolResultBlock):
@@ -92,11 +96,13 @@ def messages_body(request: ProviderRequest) -> dict[str, Any]:
     }
     if request.system:
         body["system"] = [{"type": "text", "text": request.system, "cache_control": _CACHE}]
-    if request.tools:
-        tools = [
-            {"name": t.name, "description": t.description, "input_schema": t.input_schema}
-            for t in request.tools
-        ]
+    # The server tool first: the cache breakpoint stays on the last function tool.
+    tools = [anthropic_tool(request.web_search_uses)] if request.web_search_uses else []
+    tools += [
+        {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+        for t in request.tools
+    ]
+    if tools:
         tools[-1]["cache_control"] = _CACHE
         body["tools"] = tools
     if request.thinking_budget:
@@ -113,6 +119,7 @@ class AnthropicProvider(ApiProvider):
 
     name = "anthropic"
     path = "/v1/messages"
+    server_web_search = True  # web_search_20250305
     official_host = "api.anthropic.com"
 
     def build_body(self, request: ProviderRequest) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 from agent_tui.errors import ProviderError
 from agent_tui.providers.base import (
     ProviderEvent,
+    ServerBlock,
     Stop,
     TextDelta,
     ThinkingDelta,
@@ -21,6 +22,7 @@ from agent_tui.providers.base import (
     ToolCallStart,
     Usage,
 )
+from agent_tui.providers.web_search import anthropic_citation, anthropic_search
 
 # Error types the API sends inside a stream; all but these mean "try again later".
 _FATAL_ERRORS = {
@@ -44,6 +46,10 @@ class AnthropicReducer:
         self._tool_index: dict[int, int] = {}  # content block index -> tool call number
         self._tool_has_args: dict[int, bool] = {}
         self._usage: dict[str, int] = {}
+        # Server tool blocks (web search): the use block and its input fragments until its stop;
+        # the queries by use id, for the result block that follows.
+        self._server: dict[int, tuple[dict[str, Any], list[str]]] = {}
+        self._queries: dict[str, str] = {}
         self._stop_reason: str | None = None
         self.complete = False
 
@@ -87,7 +93,19 @@ class AnthropicReducer:
             return out
         if kind == "redacted_thinking" and block.get("data"):
             return [ThinkingDelta("", redacted=str(block["data"]))]
-        return []  # server tool blocks, future block types
+        return self._server_block(index, block)
+
+    def _server_block(self, index: int, block: dict[str, Any]) -> list[ProviderEvent]:
+        """A server tool's block: a use streams its input, a web search result comes whole."""
+        kind = block.get("type")
+        if kind == "server_tool_use":
+            self._blocks[index] = "server"
+            self._server[index] = (block, [])
+            return []
+        if kind == "web_search_tool_result":
+            query = self._queries.get(str(block.get("tool_use_id")), "")
+            return [ServerBlock("anthropic", block), anthropic_search(query, block)]
+        return []  # future block types
 
     def _on_content_block_delta(self, event: dict[str, Any]) -> list[ProviderEvent]:
         index = int(event.get("index", 0))
@@ -99,6 +117,12 @@ class AnthropicReducer:
             return [ThinkingDelta(delta["thinking"])]
         if kind == "signature_delta" and delta.get("signature"):
             return [ThinkingDelta("", delta["signature"])]
+        if kind == "citations_delta":
+            citation = anthropic_citation(delta.get("citation"))
+            return [citation] if citation is not None else []
+        if kind == "input_json_delta" and index in self._server and delta.get("partial_json"):
+            self._server[index][1].append(delta["partial_json"])
+            return []
         if kind == "input_json_delta" and index in self._tool_index and delta.get("partial_json"):
             self._tool_has_args[index] = True
             return [ToolCallDelta(self._tool_index[index], delta["partial_json"])]
@@ -106,6 +130,8 @@ class AnthropicReducer:
 
     def _on_content_block_stop(self, event: dict[str, Any]) -> list[ProviderEvent]:
         index = int(event.get("index", 0))
+        if index in self._server:
+            return self._server_use_done(*self._server.pop(index))
         if self._blocks.get(index) != "tool":
             return []
         number = self._tool_index[index]
@@ -114,6 +140,18 @@ class AnthropicReducer:
             [] if self._tool_has_args.get(index) else [ToolCallDelta(number, "{}")]
         )
         return [*head, ToolCallEnd(number)]
+
+    def _server_use_done(self, block: dict[str, Any], parts: list[str]) -> list[ProviderEvent]:
+        """A finished ``server_tool_use``: its input parsed, kept to go back to the API."""
+        try:
+            streamed = json.loads("".join(parts)) if parts else None
+        except json.JSONDecodeError:
+            streamed = None
+        tool_input = streamed if isinstance(streamed, dict) else block.get("input") or {}
+        whole = {**block, "input": tool_input}
+        query = tool_input.get("query") if isinstance(tool_input, dict) else None
+        self._queries[str(block.get("id"))] = query if isinstance(query, str) else ""
+        return [ServerBlock("anthropic", whole)]
 
     def _on_message_delta(self, event: dict[str, Any]) -> list[ProviderEvent]:
         self._stop_reason = (event.get("delta") or {}).get("stop_reason") or self._stop_reason

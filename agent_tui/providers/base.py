@@ -34,6 +34,8 @@ class ProviderRequest:
     temperature: float | None = None
     thinking_budget: int | None = None
     reasoning_effort: str | None = None  # OpenAI reasoning models: minimal | low | medium | high
+    # The provider's own web search, at most this many searches a request (0: not offered).
+    web_search_uses: int = 0
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,49 @@ class Stop:
     reason: str  # "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | other
 
 
+@dataclass(frozen=True)
+class ServerBlock:
+    """A finished block of the provider's own tool, to keep in the answer and send back as is."""
+
+    api: str  # "anthropic" | "responses"
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WebSource:
+    title: str
+    url: str
+
+
+@dataclass(frozen=True)
+class WebSearch:
+    """The provider searched the web (its server-side tool): the query and what it found."""
+
+    query: str
+    sources: tuple[WebSource, ...] = ()
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source the answer's text cites."""
+
+    url: str
+    title: str = ""
+    cited_text: str = ""
+
+
 ProviderEvent = (
-    TextDelta | ThinkingDelta | ToolCallStart | ToolCallDelta | ToolCallEnd | Usage | Stop
+    TextDelta
+    | ThinkingDelta
+    | ToolCallStart
+    | ToolCallDelta
+    | ToolCallEnd
+    | Usage
+    | Stop
+    | ServerBlock
+    | WebSearch
+    | Citation
 )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from agent_tui.conversation import (
     ImageBlock,
     Message,
+    ServerToolBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -25,6 +26,7 @@ from agent_tui.providers.api import Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
 from agent_tui.providers.openai import OpenAIProvider
 from agent_tui.providers.responses_reduce import ResponsesReducer
+from agent_tui.providers.web_search import RESPONSES_SOURCES
 
 
 def image_url(image: ImageBlock) -> str:
@@ -59,6 +61,8 @@ def input_items(message: Message) -> list[dict[str, Any]]:
             elif isinstance(block, TextBlock) and block.text.strip():
                 said = [{"type": "output_text", "text": block.text}]
                 items.append({"type": "message", "role": "assistant", "content": said})
+            elif isinstance(block, ServerToolBlock) and block.api == "responses":
+                items.append(dict(block.raw))  # a web_search_call, as it came
             elif isinstance(block, ToolUseBlock):
                 arguments = json.dumps(block.input)
                 items.append(
@@ -97,17 +101,21 @@ def responses_body(request: ProviderRequest) -> dict[str, Any]:
     }
     if request.system:
         body["instructions"] = request.system
-    if request.tools:
-        body["tools"] = [
-            {
-                "type": "function",
-                "name": t.name,
-                "description": t.description,
-                "parameters": t.input_schema,
-                "strict": False,  # strict needs every property required: our schemas are not
-            }
-            for t in request.tools
-        ]
+    tools: list[dict[str, Any]] = [
+        {
+            "type": "function",
+            "name": t.name,
+            "description": t.description,
+            "parameters": t.input_schema,
+            "strict": False,  # strict needs every property required: our schemas are not
+        }
+        for t in request.tools
+    ]
+    if request.web_search_uses:  # the Responses tool has no per-request limit
+        tools.append({"type": "web_search"})
+        body["include"].append(RESPONSES_SOURCES)
+    if tools:
+        body["tools"] = tools
         body["tool_choice"] = "auto"
         body["parallel_tool_calls"] = True
     if request.temperature is not None:
@@ -122,6 +130,7 @@ class ResponsesProvider(OpenAIProvider):
     """Streams from the OpenAI Responses API (or a server speaking it)."""
 
     path = "/responses"
+    server_web_search = True  # the web_search tool
 
     def build_body(self, request: ProviderRequest) -> dict[str, Any]:
         return responses_body(request)

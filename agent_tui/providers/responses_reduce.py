@@ -18,6 +18,7 @@ from typing import Any
 from agent_tui.errors import ProviderError
 from agent_tui.providers.base import (
     ProviderEvent,
+    ServerBlock,
     Stop,
     TextDelta,
     ThinkingDelta,
@@ -26,6 +27,7 @@ from agent_tui.providers.base import (
     ToolCallStart,
     Usage,
 )
+from agent_tui.providers.web_search import responses_citation, responses_search
 
 _INCOMPLETE = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
 # response.failed codes that fail the same way however often they are sent.
@@ -73,6 +75,9 @@ class ResponsesReducer:
         if kind == "response.reasoning_text.delta":  # raw reasoning (gpt-oss on vLLM and others)
             delta = event.get("delta")
             return [ThinkingDelta(delta)] if isinstance(delta, str) and delta else []
+        if kind == "response.output_text.annotation.added":
+            citation = responses_citation(event.get("annotation"))
+            return [citation] if citation is not None else []
         if kind == "response.output_item.added":
             return self._item_added(event.get("item") or {}, event.get("output_index"))
         if kind == "response.output_item.done":
@@ -146,6 +151,11 @@ class ResponsesReducer:
                 out.append(ToolCallDelta(call.number, str(item.get("arguments") or "{}")))
             call.ended = True
             out.append(ToolCallEnd(call.number))
+        elif kind == "web_search_call":
+            kept: dict[str, Any] = {
+                k: item[k] for k in ("id", "type", "status", "action") if k in item
+            }
+            out += [ServerBlock("responses", kept), responses_search(item)]
         elif kind == "reasoning":
             item_id = str(item.get("id") or "")
             if item_id not in self._summary_seen:

@@ -6,7 +6,9 @@ A script is a JSON list (or JSONL, one object a line) of assistant turns::
      "tool_calls": [{"id": "call_1", "name": "read_file", "input": {"path": "a.py"}}],
      "usage": {"input_tokens": 10, "output_tokens": 5}, "stop_reason": null, "fault": null}
 
-Every key is optional. ``input`` may be a string: it is then sent verbatim as the arguments (how a
+Every key is optional. ``web_searches`` are the provider's own searches
+before the text, each ``{"query": "...", "results": [{"title": "...", "url": "..."}], "error":
+"max_uses_exceeded"}``; ``citations`` (``{"url", "title", "cited_text"}``) are cited by the text. ``input`` may be a string: it is then sent verbatim as the arguments (how a
 recording keeps arguments the model got wrong). ``redacted_thinking`` is the opaque ``data`` of an
 Anthropic ``redacted_thinking`` block, sent after the thinking. ``stop_reason`` defaults to ``tool_use`` when the
 turn calls tools, else ``end_turn``.
@@ -39,6 +41,8 @@ _TURN_KEYS = {
     "usage",
     "stop_reason",
     "fault",
+    "web_searches",
+    "citations",
 }
 _TEXT_KEYS = ("thinking", "signature", "redacted_thinking", "text")
 _CALL_KEYS = {"id", "name", "input"}
@@ -68,6 +72,8 @@ class ScriptTurn:
     usage: dict[str, int] = field(default_factory=dict)
     stop_reason: str | None = None
     fault: Any = None
+    web_searches: tuple[dict[str, Any], ...] = ()
+    citations: tuple[dict[str, Any], ...] = ()
 
     @property
     def final_stop_reason(self) -> str:
@@ -90,7 +96,17 @@ class ScriptTurn:
             out["stop_reason"] = self.stop_reason
         if self.fault is not None:
             out["fault"] = self.fault
+        for key in ("web_searches", "citations"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
         return out
+
+
+def _objects(data: dict[str, Any], key: str, source: str, where: str) -> tuple[Any, ...]:
+    found = data.get(key) or []
+    if not isinstance(found, list) or not all(isinstance(o, dict) for o in found):
+        raise _fail("must be a list of objects", source, f"{where}.{key}")
+    return tuple(found)
 
 
 def _fail(reason: str, source: str, where: str) -> ConfigError:
@@ -151,6 +167,8 @@ def parse_turn(data: Any, *, source: str = "script", position: int = 0) -> Scrip
         usage=usage,
         stop_reason=data.get("stop_reason"),
         fault=_parse_fault(data.get("fault"), source, where),
+        web_searches=_objects(data, "web_searches", source, where),
+        citations=_objects(data, "citations", source, where),
     )
 
 

@@ -24,6 +24,7 @@ from agent_tui.errors import (
     StreamInterrupted,
 )
 from agent_tui.providers.base import (
+    Citation,
     ProviderEvent,
     ProviderRequest,
     Stop,
@@ -33,6 +34,8 @@ from agent_tui.providers.base import (
     ToolCallEnd,
     ToolCallStart,
     Usage,
+    WebSearch,
+    WebSource,
 )
 from agent_tui.providers.script import (
     BREAK_FAULTS,
@@ -131,6 +134,25 @@ class ScriptedProvider:
         """Nothing to release."""
 
 
+def _web_events(turn: ScriptTurn) -> list[ProviderEvent | StreamInterrupted]:
+    """A scripted turn's own web searches and citations, as a provider reads them (no server
+    blocks: nothing goes back to a scripted model)."""
+    out: list[ProviderEvent | StreamInterrupted] = []
+    for search in turn.web_searches:
+        found = search.get("results") or []
+        sources = tuple(WebSource(str(r.get("title", "")), str(r.get("url", ""))) for r in found)
+        out.append(WebSearch(str(search.get("query", "")), sources, str(search.get("error") or "")))
+    for cited in turn.citations:
+        out.append(
+            Citation(
+                str(cited.get("url", "")),
+                str(cited.get("title", "")),
+                str(cited.get("cited_text", "")),
+            )
+        )
+    return out
+
+
 def turn_events(turn: ScriptTurn) -> list[ProviderEvent | StreamInterrupted]:
     """The events a real provider would yield for this turn (a cut ends in the exception)."""
     out: list[ProviderEvent | StreamInterrupted] = [
@@ -140,6 +162,7 @@ def turn_events(turn: ScriptTurn) -> list[ProviderEvent | StreamInterrupted]:
         out.append(ThinkingDelta("", turn.signature))
     if turn.redacted_thinking:
         out.append(ThinkingDelta("", redacted=turn.redacted_thinking))
+    out += _web_events(turn)
     pieces = chunk_text(turn.text)
     for n, piece in enumerate(pieces):
         out.append(TextDelta(piece))

@@ -36,7 +36,10 @@ BUILTIN_TOOLS: dict[str, str] = {
     "read_skill": "agent_tui.skills.tool:ReadSkillTool",
     "run_agent": "agent_tui.subagents.tool:RunAgentTool",
     "todo": "agent_tui.tools.todo:TodoTool",
+    "web_search": "agent_tui.tools.web_search:WebSearchTool",
 }
+# Built-ins offered only when the config asks for them (build.offer_optional_tools).
+OPTIONAL_TOOLS = frozenset({"web_search"})
 
 MAX_TOOLS = 128  # the most tools an API request may carry (OpenAI's limit; the picker shows it)
 
@@ -120,11 +123,24 @@ def load_manifest(path: Path, *, source: str = "built-in") -> Manifest:
 
 
 def builtin_registry() -> ToolRegistry:
-    """A registry holding every built-in tool whose manifest is shipped in ``tools/``."""
+    """A registry holding every built-in tool whose manifest is shipped in ``tools/``, but the
+    optional ones (``set_offered`` adds those the config asks for)."""
     registry = ToolRegistry()
-    folder = data_dir("tools")
-    for name, target in BUILTIN_TOOLS.items():
-        path = folder / f"{name}.json"
-        if path.exists():
-            registry.register(load_manifest(path), _lazy_factory(target))
+    for name in [n for n in BUILTIN_TOOLS if n not in OPTIONAL_TOOLS]:
+        register_builtin(registry, name)
     return registry
+
+
+def register_builtin(registry: ToolRegistry, name: str) -> None:
+    """Register the built-in ``name`` (nothing if its manifest is not shipped)."""
+    path = data_dir("tools") / f"{name}.json"
+    if path.exists():
+        registry.register(load_manifest(path), _lazy_factory(BUILTIN_TOOLS[name]))
+
+
+def set_offered(registry: ToolRegistry, name: str, offered: bool) -> None:
+    """Register or unregister an optional built-in, as the config now says."""
+    if offered and name not in registry:
+        register_builtin(registry, name)
+    elif not offered:
+        registry.unregister(name)

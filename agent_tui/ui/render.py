@@ -18,6 +18,7 @@ from agent_tui.ui.widgets.notes import ErrorNote, Note
 from agent_tui.ui.widgets.status_bar import StatusBar
 from agent_tui.ui.widgets.subagent_card import SubagentCard
 from agent_tui.ui.widgets.tool_card import CardState, ToolCard
+from agent_tui.ui.widgets.web_search_card import WebSearchCard
 
 # Events about a call whose card is already drawn (matched by ``call_id``).
 ToolCallUpdate: TypeAlias = (
@@ -128,6 +129,9 @@ class TurnView:
             case ev.ConversationCompacted():
                 await self.end_answer()
                 await self.transcript.add(CompactionCard(event))
+            case ev.WebSearched() | ev.AnswerCited():
+                await self.end_answer()
+                await self.transcript.add(WebSearchCard(event))
             case ev.ErrorEvent():
                 await self._error(event)
             case ev.TurnFinished():

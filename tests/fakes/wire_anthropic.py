@@ -81,8 +81,13 @@ def message_stream(turn: ScriptTurn, model: str, number: int, input_estimate: in
         out.append(frame("content_block_start", _start(index, block)))
         out.append(frame("content_block_stop", {"type": "content_block_stop", "index": index}))
         index += 1
+    for n, search in enumerate(turn.web_searches):
+        out += _web_search(index, f"srvtoolu_fake{number}_{n}", search)
+        index += 2
     if turn.text:
         out.append(frame("content_block_start", _start(index, {"type": "text", "text": ""})))
+        for citation in turn.citations:
+            out.append(_delta(index, {"type": "citations_delta", "citation": _cited(citation)}))
         pieces = chunk_text(turn.text)
         for n, piece in enumerate(pieces):
             out.append(_delta(index, {"type": "text_delta", "text": piece}))
@@ -105,12 +110,56 @@ def message_stream(turn: ScriptTurn, model: str, number: int, input_estimate: in
     if turn.fault == "cut" and CUT not in out:
         out.append(CUT)
     delta = {"stop_reason": turn.final_stop_reason, "stop_sequence": None}
-    usage = {"output_tokens": output_tokens}
+    usage: dict[str, Any] = {"output_tokens": output_tokens}
+    if turn.web_searches:
+        searches = len(turn.web_searches)
+        usage["server_tool_use"] = {"web_search_requests": searches, "web_fetch_requests": 0}
     out.append(frame("message_delta", {"type": "message_delta", "delta": delta, "usage": usage}))
     out.append(frame("message_stop", {"type": "message_stop"}))
     if turn.fault == "cut_at_end":
         out.append(CUT)
     return out
+
+
+def search_blocks(use_id: str, search: dict[str, Any]) -> list[dict[str, Any]]:
+    """The server_tool_use and web_search_tool_result blocks of one scripted search."""
+    use = {"type": "server_tool_use", "id": use_id, "name": "web_search"}
+    content: Any = [
+        {
+            "type": "web_search_result",
+            "title": r.get("title", ""),
+            "url": r["url"],
+            "encrypted_content": f"enc-{use_id}-{n}",
+            "page_age": None,
+        }
+        for n, r in enumerate(search.get("results") or [])
+    ]
+    if search.get("error"):
+        content = {"type": "web_search_tool_result_error", "error_code": search["error"]}
+    result = {"type": "web_search_tool_result", "tool_use_id": use_id, "content": content}
+    return [{**use, "input": {"query": search.get("query", "")}}, result]
+
+
+def _web_search(index: int, use_id: str, search: dict[str, Any]) -> list[Any]:
+    """A search as the API streams it: the use's input in fragments, then the whole result."""
+    use, result = search_blocks(use_id, search)
+    out: list[Any] = [frame("content_block_start", _start(index, {**use, "input": {}}))]
+    for piece in ["", *chunk_text(json.dumps(use["input"]), 10)]:
+        out.append(_delta(index, {"type": "input_json_delta", "partial_json": piece}))
+    out.append(frame("content_block_stop", {"type": "content_block_stop", "index": index}))
+    out.append(frame("content_block_start", _start(index + 1, result)))
+    out.append(frame("content_block_stop", {"type": "content_block_stop", "index": index + 1}))
+    return out
+
+
+def _cited(citation: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "web_search_result_location",
+        "url": citation["url"],
+        "title": citation.get("title"),
+        "cited_text": citation.get("cited_text", ""),
+        "encrypted_index": "enc-index",
+    }
 
 
 def _start(index: int, block: dict[str, Any]) -> dict[str, Any]:

@@ -117,6 +117,9 @@ def response_stream(  # noqa: C901 - one event sequence, in the order the API se
         }
         f.item(index, item, reasoning)
         index += 1
+    for search in turn.web_searches:
+        _web_search(f, index, f"ws_fake{number}_{index}", search)
+        index += 1
     if turn.text:
         mid = f"msg_fake{number}"
         text_part = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
@@ -131,10 +134,15 @@ def response_stream(  # noqa: C901 - one event sequence, in the order the API se
                 if turn.fault in BREAK_FAULTS and n == max(0, len(pieces) // 2 - 1):
                     broke.append(str(turn.fault))
                     return
+            for n, note in enumerate(annotations):
+                f.add("response.output_text.annotation.added", **at, annotation_index=n,
+                      annotation=note)  # fmt: skip
             f.add("response.output_text.done", **at, text=turn.text, logprobs=[])
-            f.add("response.content_part.done", **at, part={**text_part, "text": turn.text})
+            done = {**text_part, "text": turn.text, "annotations": annotations}
+            f.add("response.content_part.done", **at, part=done)
 
-        content = [{**text_part, "text": turn.text}]
+        annotations = [_url_citation(turn.text, c) for c in turn.citations]
+        content = [{**text_part, "text": turn.text, "annotations": annotations}]
         item = {"id": mid, "type": "message", "role": "assistant", "content": content}
         f.item(index, item, message)
         if broke:
@@ -180,6 +188,36 @@ def response_stream(  # noqa: C901 - one event sequence, in the order the API se
     if turn.fault == "cut_at_end":  # the whole answer arrived, then the connection broke
         f.out.append(CUT)
     return f.out
+
+
+def search_item(item_id: str, search: dict[str, Any]) -> dict[str, Any]:
+    """The finished web_search_call item of one scripted search (sources: URLs only)."""
+    sources = [{"type": "url", "url": r["url"]} for r in search.get("results") or []]
+    action = {"type": "search", "query": search.get("query", ""), "sources": sources}
+    status = "failed" if search.get("error") else "completed"
+    return {"id": item_id, "type": "web_search_call", "status": status, "action": action}
+
+
+def _web_search(f: _Frames, index: int, item_id: str, search: dict[str, Any]) -> None:
+    item = search_item(item_id, search)
+    start = {**item, "status": "in_progress", "action": {"type": "search", "query": ""}}
+    f.add("response.output_item.added", output_index=index, item=start)
+    for stage in ("in_progress", "searching", "completed"):
+        f.add(f"response.web_search_call.{stage}", item_id=item_id, output_index=index)
+    f.add("response.output_item.done", output_index=index, item=item)
+    f.response["output"].append(item)
+
+
+def _url_citation(text: str, citation: dict[str, Any]) -> dict[str, Any]:
+    cited = citation.get("cited_text", "")
+    start = max(text.find(cited), 0) if cited else 0
+    return {
+        "type": "url_citation",
+        "url": citation["url"],
+        "title": citation.get("title", ""),
+        "start_index": start,
+        "end_index": start + len(cited),
+    }
 
 
 def failed_stream(model: str, number: int, code: str, message: str) -> list[Any]:
