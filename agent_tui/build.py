@@ -118,6 +118,17 @@ def _attach_mcp(deps: AgentDeps, config: Config, model_name: str) -> Any:
     return manager
 
 
+def _rebuilt_engine(config: Config, engine: ApprovalEngine) -> ApprovalEngine:
+    """An approval engine for the reloaded ``config`` that keeps the session's own state."""
+    approvals = ApprovalEngine(
+        config, config.workspace, allow_tools=engine.allow_tools, yolo=engine.yolo
+    )
+    approvals.grants = engine.grants  # the same store: session grants survive
+    approvals.modes = engine.modes  # and the mode
+    approvals.extra_roots = engine.extra_roots  # and the extra roots (the session's list)
+    return approvals
+
+
 async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     """Apply a change of the workspace's trust to a running agent, without a restart.
 
@@ -150,13 +161,7 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     provider = make_provider(config.model) if switch else None
     if not switch:
         config = dataclasses.replace(config, model=old.model)
-    engine = deps.approvals
-    approvals = ApprovalEngine(
-        config, config.workspace, allow_tools=engine.allow_tools, yolo=engine.yolo
-    )
-    approvals.grants = engine.grants  # the same store: session grants survive
-    approvals.modes = engine.modes  # and the mode
-    approvals.extra_roots = engine.extra_roots  # and the extra roots (the session's list)
+    approvals = _rebuilt_engine(config, deps.approvals)
     notes = await _apply_mcp(agent, config)
     deps.config, deps.approvals = config, approvals
     offer_optional_tools(deps.tools, config)  # a trusted folder's [web] applies now
