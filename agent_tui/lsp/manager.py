@@ -52,7 +52,7 @@ class LspManager:
         self.settings = settings
         self.workspace = workspace.resolve()
         self.servers: dict[str, LspServer] = {}
-        self._failed: set[str] = set()
+        self._failed: dict[str, str] = {}  # name -> why it is skipped
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: list[str] = []
         self._known: dict[Path, list[Problem]] = {}  # what an edit last saw, per file
@@ -110,7 +110,7 @@ class LspManager:
         return wrapped
 
     def _skip(self, spec: ServerSpec, reason: str) -> None:
-        self._failed.add(spec.name)
+        self._failed[spec.name] = reason
         self.servers.pop(spec.name, None)
         self._notices.append(
             f"Language server {spec.name} skipped for this session: {reason}. "
@@ -209,6 +209,13 @@ class LspManager:
         if published is not None:
             return problems_from(self._relative(path), published[1])
         return self._known.get(path, [])
+
+    def state(self, spec: ServerSpec) -> str:
+        """``running``, ``skipped: why`` or ``starts on the first edit`` (``/help``)."""
+        if spec.name in self._failed:
+            return f"skipped: {self._failed[spec.name]}"
+        server = self.servers.get(spec.name)
+        return "running" if server is not None and server.alive else "starts on the first edit"
 
     def has_open_files(self) -> bool:
         return bool(self._known)
