@@ -143,8 +143,7 @@ class LspManager:
         if late:
             names = ", ".join(late)
             parts.append(
-                f"No diagnostics from {names} within {self.settings.wait_s:g} s; "
-                "call `diagnostics` later to see them."
+                f"No diagnostics from {names} in time; call `diagnostics` later to see them."
             )
         return "\n".join(parts)
 
@@ -172,8 +171,12 @@ class LspManager:
 
     async def _send(self, server: LspServer, path: Path, text: str) -> list[Problem]:
         uri = path.as_uri()
+        # A file's first check may load the whole environment (basedpyright reads the typeshed
+        # builtins): it gets as long as starting the server; a change gets ``wait_s``.
+        first = uri not in server.versions
+        timeout = self.settings.start_s if first else self.settings.wait_s
         version = server.send_text(uri, _LANGUAGES.get(path.suffix, path.suffix[1:]), text)
-        found = await server.wait_for(uri, version, self.settings.wait_s)
+        found = await server.wait_for(uri, version, timeout)
         return problems_from(self._relative(path), found)
 
     async def problems(self, path: Path | None) -> list[Problem]:
