@@ -194,8 +194,8 @@ class Agent:
         return [*mcp.notices, *failed, *stray, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
-        """Stop MCP and language servers, background terminals, the sandbox's network and the provider's
-        connections."""
+        """Stop MCP and language servers, background terminals, the sandbox's network and the
+        provider's connections."""
         from agent_tui.agent.turn_hooks import session_ended
 
         await session_ended(self)
