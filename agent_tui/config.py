@@ -204,8 +204,6 @@ def _env_layer(env: dict[str, str]) -> dict[str, Any]:
     layer: dict[str, Any] = {"model": model} if model else {}
     if env.get("AGENT_TUI_SANDBOX"):  # workspace-write | read-only | off, as --sandbox
         layer["sandbox"] = {"mode": env["AGENT_TUI_SANDBOX"]}
-    if env.get("AGENT_TUI_LSP") == "off":  # no language server found on PATH: [lsp] defaults
-        layer["lsp"] = {"defaults": False}
     return layer
 
 

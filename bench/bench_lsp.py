@@ -40,7 +40,7 @@ async def _edit(manager: LspManager, path: Path, text: str) -> tuple[float, str]
     before = manager.before_edit([path])
     path.write_text(text)
     t0 = time.perf_counter()
-    report = await manager.after_edit([path], before)
+    report, _ = await manager.after_edit([path], before)
     return time.perf_counter() - t0, report
 
 

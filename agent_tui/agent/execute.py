@@ -359,12 +359,13 @@ class CallProcessor:
         (``lsp/``); a server skipped for the session is told once, as a notice."""
         lsp = self.deps.lsp
         assert lsp is not None
-        report = await lsp.after_edit(prepared.paths, before)
+        report, count = await lsp.after_edit(prepared.paths, before)
         for notice in lsp.take_notices():
             self.emit(ev.Notice(notice, "warning"))
         if not report:
             return result
-        return replace(result, content=f"{result.content}\n\n{report}")
+        data = {**result.data, "new_problems": count}  # the card's header says how many
+        return replace(result, content=f"{result.content}\n\n{report}", data=data)
 
     async def _pre_tool_hooks(self, call: RawCall, value: dict[str, Any]) -> HookOutcome:
         outcome = await fire(

@@ -8,6 +8,7 @@ language, a default is used when its program is on PATH.
 from __future__ import annotations
 
 import fnmatch
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -94,11 +95,13 @@ def _defaults(taken: list[ServerSpec]) -> list[ServerSpec]:
 
 
 def lsp_settings(raw_config: dict[str, Any]) -> LspSettings:
-    """``[lsp]`` of the merged config, with the defaults found on PATH (``defaults = false``:
-    none)."""
+    """``[lsp]`` of the merged config, with the defaults found on PATH (``defaults = false``
+    or ``AGENT_TUI_LSP=off``: none). The variable is read here, not through the config's
+    environment layer, so it holds for every config however it was loaded (the tests set it:
+    what is on PATH differs between machines)."""
     raw = raw_config.get("lsp", {})
     servers = _configured(raw)
-    if raw.get("defaults", True):
+    if raw.get("defaults", True) and os.environ.get("AGENT_TUI_LSP") != "off":
         servers += _defaults(servers)
     return LspSettings(
         tuple(servers),

@@ -128,12 +128,14 @@ class LspManager:
             old[path] = _read(path) if path.is_file() else None
         return old
 
-    async def after_edit(self, paths: Iterable[Path], before: dict[Path, str | None]) -> str:
-        """What the edit of ``paths`` added to their errors and warnings, as lines for the model
-        ("" when nothing new, or no server serves them)."""
+    async def after_edit(
+        self, paths: Iterable[Path], before: dict[Path, str | None]
+    ) -> tuple[str, int]:
+        """What the edit of ``paths`` added to their errors and warnings: lines for the model
+        ("" when nothing new, or no server serves them) and how many problems they are."""
         wanted = [p for p in list(paths)[:MAX_FILES] if self.spec_for(p) is not None]
         if not wanted:
-            return ""
+            return "", 0
         outcomes = await asyncio.gather(*(self._check(p, before.get(p)) for p in wanted))
         new = [problem for found, _ in outcomes for problem in found]
         late = sorted({name for _, name in outcomes if name})
@@ -145,7 +147,7 @@ class LspManager:
             parts.append(
                 f"No diagnostics from {names} in time; call `diagnostics` later to see them."
             )
-        return "\n".join(parts)
+        return "\n".join(parts), len(new)
 
     async def _check(self, path: Path, old: str | None) -> tuple[list[Problem], str]:
         """One edited file: its new problems, and the server's name if it did not answer."""

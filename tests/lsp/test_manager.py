@@ -64,6 +64,7 @@ def test_defaults_take_the_first_python_server_on_path(
         (tmp_path / program).write_text("#!/bin/sh\n")
         (tmp_path / program).chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("AGENT_TUI_LSP")
 
     names = [s.name for s in lsp_settings({}).servers]
     configured = lsp_settings(
@@ -73,6 +74,8 @@ def test_defaults_take_the_first_python_server_on_path(
     assert names == ["pyright", "typescript"]
     assert [s.name for s in configured.servers] == ["mine", "typescript"]
     assert lsp_settings({"lsp": {"defaults": False}}).servers == ()
+    monkeypatch.setenv("AGENT_TUI_LSP", "off")
+    assert lsp_settings({}).servers == ()
 
 
 async def test_stopping_a_server_stops_the_processes_it_started(
@@ -88,11 +91,11 @@ async def test_stopping_a_server_stops_the_processes_it_started(
     before = manager.before_edit([path])
     path.write_text('b: int = ""\n')
 
-    report = await manager.after_edit([path], before)
+    report, count = await manager.after_edit([path], before)
     started = _marked(marker)
     await manager.aclose()
 
-    assert "m.py:1:10 error" in report
+    assert "m.py:1:10 error" in report and count == 1
     assert len(started) >= 2  # the launcher and its sleep
     deadline = time.monotonic() + 10
     while _marked(marker) and time.monotonic() < deadline:
