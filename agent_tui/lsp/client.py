@@ -14,6 +14,7 @@ import logging
 import os
 import signal
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.io_ import run_async
@@ -24,6 +25,7 @@ from agent_tui.lsp.config import LspError
 
 logger = logging.getLogger(__name__)
 STOP_S = 2.0  # shutdown + exit, then the process group is killed
+MAX_PER_FILE = 1000  # diagnostics kept of one publish (the model sees 20 at most)
 
 
 _IGNORED = (
@@ -47,11 +49,17 @@ class LspServer:
         self.client = LanguageClient("agent-tui", __version__)
         self.published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
         self.versions: dict[str, int] = {}  # uri -> the version last sent (open documents)
+        self._ours: dict[str, str] = {}  # an open document's URI unescaped -> as we sent it
         self._changed = asyncio.Condition()
 
         async def on_publish(params: types.PublishDiagnosticsParams) -> None:
+            # A server may spell a URI its own way (%-escapes): ours is found unescaped.
+            uri = self._ours.get(unquote(params.uri))
+            if uri is None:
+                return  # only documents we opened: a server cannot fill memory with others
+            kept = list(params.diagnostics[:MAX_PER_FILE])
             async with self._changed:
-                self.published[params.uri] = (params.version, list(params.diagnostics))
+                self.published[uri] = (params.version, kept)
                 self._changed.notify_all()
 
         # A plain function: pygls marks the handler it is given with attributes.
@@ -146,11 +154,13 @@ class LspServer:
                 )
             )
         self.versions[uri] = version
+        self._ours[unquote(uri)] = uri
         self.published.pop(uri, None)  # what comes next is about this version
         return version
 
     def close(self, uri: str) -> None:
         """Close a document (deleted by an edit)."""
+        self._ours.pop(unquote(uri), None)
         if self.versions.pop(uri, None) is not None:
             ident = types.TextDocumentIdentifier(uri)
             self.client.text_document_did_close(types.DidCloseTextDocumentParams(ident))

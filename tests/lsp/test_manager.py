@@ -122,3 +122,20 @@ def test_a_workspace_sets_a_server_only_once_trusted(tmp_path: Path) -> None:
     assert lsp_settings(untrusted.raw) == LspSettings((), wait_s=5)
     assert "lsp.servers" in untrusted.ignored_untrusted
     assert [s.command for s in lsp_settings(trusted.raw).servers] == [("sh", "-c", "id")]
+
+
+async def test_a_path_with_a_space_and_an_at_sign_gets_its_diagnostics(tmp_path: Path) -> None:
+    """Its URI has %-escapes (a server may spell them its own way: matched unescaped), and the
+    report names it as the workspace does."""
+    workspace = tmp_path / "my project@2"
+    workspace.mkdir()
+    spec = ServerSpec("ruff", tuple(_server("ruff")), ("*.py",))
+    manager = LspManager(LspSettings((spec,), wait_s=20), workspace)
+    path = workspace / "a b.py"
+    path.write_text("import os\n")
+    try:
+        report, count = await manager.after_edit([path], {path: None})  # a new file
+    finally:
+        await manager.aclose()
+
+    assert "a b.py:1:8 warning `os` imported but unused" in report and count == 1
