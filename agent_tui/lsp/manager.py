@@ -82,6 +82,10 @@ class LspManager:
                 return running
             if spec.name in self._failed:
                 return None
+            if running is not None:  # it exited: not started again for every edit
+                await running.stop()
+                self._skip(spec, "it exited")
+                return None
             try:
                 server = await self._start(spec)
             except LspError as exc:

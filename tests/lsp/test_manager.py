@@ -139,3 +139,31 @@ async def test_a_path_with_a_space_and_an_at_sign_gets_its_diagnostics(tmp_path:
         await manager.aclose()
 
     assert "a b.py:1:8 warning `os` imported but unused" in report and count == 1
+
+
+async def test_a_server_that_exits_is_skipped_with_one_notice(tmp_path: Path) -> None:
+    spec = ServerSpec("ruff", tuple(_server("ruff")), ("*.py",))
+    manager = LspManager(LspSettings((spec,), wait_s=20), tmp_path)
+    path = tmp_path / "m.py"
+    path.write_text("import os\n")
+    try:
+        first, _ = await manager.after_edit([path], {path: None})
+        server = manager.servers["ruff"]
+        assert server.pid is not None
+        os.killpg(server.pid, 9)
+        deadline = time.monotonic() + 10
+        while server.alive and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        path.write_text("import os\nimport sys\n")
+        second = await manager.after_edit([path], manager.before_edit([path]))
+        third = await manager.after_edit([path], manager.before_edit([path]))
+    finally:
+        await manager.aclose()
+
+    assert "`os` imported but unused" in first
+    assert second == third == ("", 0)
+    assert manager.take_notices() == [
+        "Language server ruff skipped for this session: it exited. "
+        "Edits get no diagnostics from it."
+    ]
+    assert manager.state(spec) == "skipped: it exited"
