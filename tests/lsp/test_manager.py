@@ -167,3 +167,29 @@ async def test_a_server_that_exits_is_skipped_with_one_notice(tmp_path: Path) ->
         "Edits get no diagnostics from it."
     ]
     assert manager.state(spec) == "skipped: it exited"
+
+
+async def test_trusting_the_folder_brings_its_servers_and_the_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_tui.build import apply_trust, build_agent
+    from agent_tui.config import load_config
+
+    (tmp_path / ".agentrc").write_text(
+        '[lsp.servers.mine]\ncommand = ["mine-langserver"]\npatterns = ["*.py"]\n'
+    )
+    user = tmp_path / "user.agentrc"
+    user.write_text('[model]\nprovider = "anthropic"\nbase_url = "http://127.0.0.1:9"\n')
+    monkeypatch.setenv("AGENT_TUI_USER_CONFIG", str(user))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    agent = build_agent(load_config(tmp_path, trusted=False))
+    try:
+        assert agent.deps.lsp is None and "diagnostics" not in agent.deps.tools
+        await apply_trust(agent, True)
+        assert agent.deps.lsp is not None
+        assert [s.name for s in agent.deps.lsp.settings.servers] == ["mine"]
+        assert "diagnostics" in agent.deps.tools
+        await apply_trust(agent, False)
+        assert agent.deps.lsp is None and "diagnostics" not in agent.deps.tools
+    finally:
+        await agent.aclose()
