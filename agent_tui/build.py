@@ -11,7 +11,7 @@ from agent_tui.agent.loop import Agent, AgentDeps
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.checkpoints import Checkpoints, Limits
 from agent_tui.config import Config
-from agent_tui.tools.base import SessionState
+from agent_tui.tools.base import Manifest, SessionState, Tool
 from agent_tui.tools.registry import ToolRegistry, builtin_registry, set_offered
 
 
@@ -61,6 +61,7 @@ def build_agent(
         deps.checkpoints = Checkpoints(config.workspace, limits)
     _share_disabled(deps)
     _attach_mcp(deps, config, config.model.name)
+    _attach_lsp(deps, config)
     return Agent(deps)
 
 
@@ -129,6 +130,44 @@ def _rebuilt_engine(config: Config, engine: ApprovalEngine) -> ApprovalEngine:
     return approvals
 
 
+def _attach_lsp(deps: AgentDeps, config: Config) -> None:
+    """The language servers for diagnostics after edits (none started yet) and the
+    ``diagnostics`` tool; neither when no server is configured or found on PATH."""
+    from agent_tui.lsp.config import lsp_settings
+
+    settings = lsp_settings(config.raw)
+    deps.tools.unregister("diagnostics")
+    if not settings.servers:
+        deps.lsp = None
+        return
+    from agent_tui.lsp.manager import LspManager
+    from agent_tui.resources import data_dir
+    from agent_tui.tools.registry import load_manifest
+
+    manager = LspManager(settings, config.workspace)
+    deps.lsp = manager
+
+    def diagnostics_tool(manifest: Manifest) -> Tool:
+        from agent_tui.lsp.tool import DiagnosticsTool
+
+        return DiagnosticsTool(manifest, manager)
+
+    deps.tools.register(load_manifest(data_dir("tools") / "diagnostics.json"), diagnostics_tool)
+
+
+async def _apply_lsp(deps: AgentDeps, config: Config) -> None:
+    """Servers a trusted folder's ``[lsp]`` adds or changes: the old ones stop, new ones start
+    on the next edit."""
+    from agent_tui.lsp.config import lsp_settings
+
+    old = deps.lsp
+    if old is not None and old.settings == lsp_settings(config.raw):
+        return
+    if old is not None:
+        await old.aclose()
+    _attach_lsp(deps, config)
+
+
 async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
     """Apply a change of the workspace's trust to a running agent, without a restart.
 
@@ -163,6 +202,7 @@ async def apply_trust(agent: Agent, trusted: bool) -> list[str]:
         config = dataclasses.replace(config, model=old.model)
     approvals = _rebuilt_engine(config, deps.approvals)
     notes = await _apply_mcp(agent, config)
+    await _apply_lsp(deps, config)
     deps.config, deps.approvals = config, approvals
     offer_optional_tools(deps.tools, config)  # a trusted folder's [web] applies now
     deps.sandbox = make_sandbox(config, approvals)  # the folder's [sandbox] applies once trusted

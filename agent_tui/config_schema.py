@@ -267,6 +267,41 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        # Language servers for diagnostics after edits (agent_tui/lsp/). A server entry starts a
+        # process: a workspace sets one only once trusted. Waiting and turning the PATH defaults
+        # off only change what the model is told.
+        "lsp": {
+            WORKSPACE: ANY,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "wait_s": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},
+                "start_s": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
+                "defaults": {"type": "boolean"},
+                "servers": {
+                    WORKSPACE: TRUSTED,
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["command", "patterns"],
+                        "properties": {
+                            "command": {
+                                "type": "array",
+                                "minItems": 1,
+                                "items": {"type": "string", "minLength": 1},
+                            },
+                            "patterns": {
+                                "type": "array",
+                                "items": {"type": "string", "minLength": 1},
+                            },
+                            "sandbox": {"type": "boolean"},  # inside the command sandbox
+                            "disabled": {"type": "boolean"},
+                        },
+                    },
+                },
+            },
+        },
         # Hooks run commands: a workspace's apply only once the folder is trusted.
         "hooks": {
             WORKSPACE: TRUSTED,

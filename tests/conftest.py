@@ -33,6 +33,8 @@ def isolated_environment(
     # do not depend on whether bwrap works on the machine; tests/sandbox/ turns it back on, and
     # processes started through helpers.clean_env (which drops AGENT_TUI_*) have it as a user does.
     monkeypatch.setenv("AGENT_TUI_SANDBOX", "off")
+    # Language servers found on PATH differ between machines (tests/lsp/ configures its own).
+    monkeypatch.setenv("AGENT_TUI_LSP", "off")
     # The window probe gives up after 2 s (then the config's window applies); on a loaded machine
     # an in-process fake server can take that long, and tests that read the window would flake.
     from agent_tui.providers import context_probe

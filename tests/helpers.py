@@ -77,7 +77,9 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 # What every process a test starts gets unless the test sets it (the ``unsandboxed`` fixture in
 # tests/conftest.py puts AGENT_TUI_SANDBOX=off here for tests of the approvals and the process
 # handling of commands outside the sandbox).
-CHILD_DEFAULTS: dict[str, str] = {}
+# Language servers found on PATH (ruff, pyright...) differ between machines: a test that wants
+# one configures it (tests/lsp/).
+CHILD_DEFAULTS: dict[str, str] = {"AGENT_TUI_LSP": "off"}
 
 
 def missing(reason: str) -> NoReturn:

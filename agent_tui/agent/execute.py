@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
@@ -317,6 +318,8 @@ class CallProcessor:
 
     async def _invoke(self, item: _Approved) -> None:
         t0 = time.monotonic()
+        lsp = self.deps.lsp if item.manifest.kind == "edit" else None
+        before = lsp.before_edit(item.prepared.paths) if lsp is not None else {}
         try:
             result = await self._run_tool(item)
             if result.data.get("sandbox_blocks"):
@@ -334,6 +337,8 @@ class CallProcessor:
             )
         if not result.is_error and item.prepared.paths:
             result = self._with_folder_instructions(result, item.prepared)
+        if lsp is not None and not result.is_error:
+            result = await self._with_diagnostics(result, item.prepared, before)
         result = await self._post_tool_hooks(item, result)
         self._finish(item.call, result, item.prepared.past_tense_message, t0)
 
@@ -346,6 +351,21 @@ class CallProcessor:
         if not extra:
             return result
         return replace(result, content=f"{result.content}\n\n{extra}")
+
+    async def _with_diagnostics(
+        self, result: ToolResult, prepared: Prepared, before: dict[Path, str | None]
+    ) -> ToolResult:
+        """``result`` with the errors and warnings the edit added, as its language server says
+        (``lsp/``); a server skipped for the session is told once, as a notice."""
+        lsp = self.deps.lsp
+        assert lsp is not None
+        report, count = await lsp.after_edit(prepared.paths, before)
+        for notice in lsp.take_notices():
+            self.emit(ev.Notice(notice, "warning"))
+        if not report:
+            return result
+        data = {**result.data, "new_problems": count}  # the card's header says how many
+        return replace(result, content=f"{result.content}\n\n{report}", data=data)
 
     async def _pre_tool_hooks(self, call: RawCall, value: dict[str, Any]) -> HookOutcome:
         outcome = await fire(

@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
     from agent_tui.agent.turn import TurnPlan
     from agent_tui.checkpoints.recorder import Checkpoints
+    from agent_tui.lsp.manager import LspManager
     from agent_tui.mcp.manager import McpManager
     from agent_tui.sandbox.runtime import Sandbox
     from agent_tui.sessions.writer import SessionRecorder
@@ -94,6 +95,7 @@ class AgentDeps:
     mcp: McpManager | None = None  # None when no server is configured
     checkpoints: Checkpoints | None = None  # file snapshots for /undo, /rewind (None: off)
     sandbox: Sandbox | None = None  # where commands run (None: as they are)
+    lsp: LspManager | None = None  # language servers for diagnostics (None: none available)
 
     def __post_init__(self) -> None:
         # One list of extra roots (`--add-dir`, `/add-dir`): the tools read the session's, and
@@ -199,14 +201,16 @@ class Agent:
         return [*mcp.notices, *failed, *stray, *([capped] if capped else [])]
 
     async def aclose(self) -> None:
-        """Stop MCP servers, background terminals, the sandbox's network and the provider's
-        connections."""
+        """Stop MCP and language servers, background terminals, the sandbox's network and the
+        provider's connections."""
         from agent_tui.agent.turn_hooks import session_ended
 
         await session_ended(self)
         self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()
+        if self.deps.lsp is not None:
+            await self.deps.lsp.aclose()  # language servers: shutdown, then their groups killed
         terminals = self.deps.session.extras.get("terminals")
         if terminals is not None:
             await terminals.aclose()

@@ -76,6 +76,7 @@ def help_markdown(agent: CommandAgent) -> str:
     out.append("| `#<tool>` | asks the model to use that tool this turn (e.g. `#grep_search`) |")
     out.append("| `@path` | a workspace file, like `#file:` (a participant of that name wins) |")
     out += ["", "## Input", "| key or prefix | does |", "| --- | --- |", *INPUT_HELP]
+    out += ["", *_language_servers(agent)]
     files, skipped = scan_instructions(deps.workspace, deps.config)
     loaded = [f.path for f in files]
     looked_for = ", ".join(instructions_names(deps.config))
@@ -106,6 +107,28 @@ def web_search_help(deps: CommandDeps) -> str:
             )
         return '`[web] search = "provider"`, but this API has no search of its own: none.'
     return "Off: set `[web] search` (README: Web search)."
+
+
+def _language_servers(agent: CommandAgent) -> list[str]:
+    """/help's lines on the language servers that check the agent's edits."""
+    out = ["## Language servers"]
+    lsp = agent.deps.lsp
+    if lsp is None:
+        out.append(
+            "None: edits get no diagnostics. Configure `[lsp.servers.NAME]` in `.agentrc`, or "
+            "put basedpyright, pyright, ruff or typescript-language-server on PATH."
+        )
+        return out
+    out.append(
+        "Edits of these files get the errors and warnings they add; the model can ask with "
+        "the `diagnostics` tool."
+    )
+    out += ["| server | command | files | state |", "| --- | --- | --- | --- |"]
+    for spec in lsp.settings.servers:
+        command = _cell(" ".join(spec.command))
+        files = _cell(", ".join(spec.patterns))
+        out.append(f"| {spec.name} | `{command}` | {files} | {_cell(lsp.state(spec))} |")
+    return out
 
 
 async def _help(ctx: CommandContext, args: str) -> CommandResult:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from agent_tui.approvals.policy import ApprovalEngine
     from agent_tui.checkpoints.recorder import Checkpoints
     from agent_tui.conversation import Conversation
+    from agent_tui.lsp.manager import LspManager
     from agent_tui.mcp.manager import McpManager
     from agent_tui.participants.registry import ParticipantRegistry
     from agent_tui.providers.base import Provider
@@ -44,6 +45,8 @@ class CommandDeps(HookDeps, Protocol):
     def mcp(self) -> McpManager | None: ...
     @property
     def sandbox(self) -> Sandbox | None: ...
+    @property
+    def lsp(self) -> LspManager | None: ...
     @property
     def checkpoints(self) -> Checkpoints | None: ...
     @property

@@ -170,6 +170,7 @@ class TurnView:
             case ev.ToolCallFinished():
                 result = event.result
                 code = result.data.get("exit_code")
+                problems = result.data.get("new_problems")  # an edit's, from its language server
                 card.set_finished(
                     result.content,
                     result.is_error,
@@ -177,6 +178,7 @@ class TurnView:
                     event.past_tense_message,
                     event.duration_s,
                     exit_code=code if isinstance(code, int) else None,
+                    new_problems=problems if isinstance(problems, int) else 0,
                 )
 
     def _update_status(self, event: ev.RequestSent | ev.ResponseStarted | ev.UsageUpdated) -> None:

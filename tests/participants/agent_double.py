@@ -13,6 +13,7 @@ from typing import Any
 from agent_tui.commands.registry import CommandRegistry
 from agent_tui.config import Config, load_config
 from agent_tui.conversation import Conversation
+from agent_tui.lsp.manager import LspManager
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.registries import default_registries
 from agent_tui.tools.base import Manifest, SessionState, Tool
@@ -60,6 +61,7 @@ class DepsDouble:
     participants: ParticipantRegistry
     workspace: Path
     session: SessionState = field(default_factory=SessionState)
+    lsp: LspManager | None = None  # /help lists the language servers
 
 
 @dataclass

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from agent_tui.durations import elapsed_text
+from agent_tui.plural import plural
 from agent_tui.text_safety import visible
 from agent_tui.ui.terminal_tail import REDRAW_INTERVAL_S, LiveOutput, app_clock
 
@@ -279,11 +280,15 @@ class ToolCard(Vertical):
         past: str,
         duration_s: float,
         exit_code: int | None = None,
+        new_problems: int = 0,
     ) -> None:
         s = self.state
         if self._ticker is not None:
             self._ticker.stop()
         s.exit_code = exit_code
+        if new_problems:  # the lines themselves are in the output, as the model got them
+            found = f"{plural(new_problems, 'new problem')} (language server)"
+            s.note = f"{s.note} · {found}" if s.note else found
         if s.status != "denied":
             s.status = "error" if is_error else "failed" if exit_code else "done"
         if past and not is_error:
