@@ -165,9 +165,10 @@ async def mcp_harnesses() -> AsyncIterator[list[Harness]]:
 async def settle(pilot: Any, rounds: int = 40) -> None:
     """Pause until two screenshots in a row are the same (or ``rounds`` pauses passed).
 
-    Under load (the suite runs on every core), one ``pause`` can end before the last layout pass:
-    a dialog's scrollbar thumb was caught half a cell off. A blinking cursor never settles; such a
-    test turns the blink off, and otherwise this gives up after ``rounds`` pauses.
+    Under load (the suite runs on every core) one ``pause`` can end before a deferred layout pass
+    (a worker's result, a ``call_after_refresh``); a snapshot taken then would depend on timing. A
+    settled screen costs one extra screenshot when it is already still. A blinking cursor never
+    settles; such a test turns the blink off, and otherwise this gives up after ``rounds`` pauses.
     """
     last = None
     for _ in range(rounds):
