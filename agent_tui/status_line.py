@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agent_tui.child_pipes import feed, kill_group, read_capped
 from agent_tui.key_env import child_environ
+from agent_tui.subreaper import spawn_own
 
 TIMEOUT_S = 2.0  # a status line that takes longer is an error, not a wait
 LINE_CHARS = 500  # kept of the first line: a bar, not a page
@@ -39,7 +40,8 @@ async def run_status_line(command: str, stdin: bytes, cwd: Path) -> StatusLineOu
     """Run ``command`` in a shell with ``stdin``; its first line, or an error after ``TIMEOUT_S``."""
     timeout_s = TIMEOUT_S  # read at each run: tests shorten it
     try:
-        proc = await asyncio.create_subprocess_shell(
+        proc = await spawn_own(
+            asyncio.create_subprocess_shell,
             command,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,

@@ -31,8 +31,9 @@ import os
 import signal
 import sys
 import weakref
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -128,30 +129,32 @@ def snapshot() -> dict[int, Proc]:
     except OSError:
         return table
     for name in names:
-        if not name.isdigit():
-            continue
-        # os.read, not open(): a third faster, and a scan reads every process on the machine (at
-        # exit, and on each SIGCHLD once a command ran). One read gets it all: procfs hands a
-        # read the whole file when it fits, and a stat line is well under 4096 bytes.
-        try:
-            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
-            continue
-        try:
-            stat = os.read(fd, 4096).decode("ascii", errors="replace")
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-        # After "pid (comm) ": state ppid pgrp session tty tpgid flags minflt cminflt majflt
-        # cmajflt utime stime cutime cstime priority nice threads itrealvalue starttime ...
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if len(fields) < 20:
-            continue
-        table[int(name)] = Proc(
-            int(name), int(fields[1]), int(fields[2]), int(fields[3]), fields[0], int(fields[19])
-        )
+        if name.isdigit() and (proc := read_stat(int(name))) is not None:
+            table[proc.pid] = proc
     return table
+
+
+def read_stat(pid: int) -> Proc | None:
+    """The process's /proc/<pid>/stat line, the fields we use (None: gone, or no /proc)."""
+    # os.read, not open(): a third faster, and a scan reads every process on the machine (at
+    # exit, and on each SIGCHLD once a command ran). One read gets it all: procfs hands a read
+    # the whole file when it fits, and a stat line is well under 4096 bytes.
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        stat = os.read(fd, 4096).decode("ascii", errors="replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    # After "pid (comm) ": state ppid pgrp session tty tpgid flags minflt cminflt majflt
+    # cmajflt utime stime cutime cstime priority nice threads itrealvalue starttime ...
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if len(fields) < 20:
+        return None
+    return Proc(pid, int(fields[1]), int(fields[2]), int(fields[3]), fields[0], int(fields[19]))
 
 
 def environ_value(pid: int, name: str) -> str | None:
@@ -198,6 +201,8 @@ def adopted_orphans(table: dict[int, Proc], shells: Collection[int]) -> list[Pro
     for proc in table.values():
         if proc.ppid != me or proc.pid in shells or proc.sid == own_sid:
             continue
+        if _own_children.get(proc.pid) == proc.start:
+            continue  # started by the app in a session of its own; its starter waits for it
         if not proc.zombie and environ_value(proc.pid, SERVER_MARKER_ENV) is not None:
             continue  # an MCP server (or what it started): stopped by its own session's exit
         orphans.append(proc)
@@ -274,3 +279,25 @@ class Reaper:
 
 
 REAPER = Reaper()
+
+# Children the app starts in a session of their own besides terminal commands (hooks, the status
+# line, language servers, the network namespace holder): pid -> start time, so a reused pid is not
+# taken for one. Their exit status belongs to whoever started them (asyncio's child watcher).
+_own_children: dict[int, int] = {}
+
+
+async def spawn_own(
+    start: Callable[..., Awaitable[asyncio.subprocess.Process]], *args: Any, **kwargs: Any
+) -> asyncio.subprocess.Process:
+    """``await start(*args, **kwargs)`` (``asyncio.create_subprocess_exec`` or ``_shell``) for a
+    child in its own session, never reaped as an adopted orphan: while it is being started the
+    reaper leaves unknown zombies alone (a fast child can exit before its pid is known), and
+    afterwards its pid is the app's own."""
+    REAPER.spawning += 1
+    try:
+        process = await start(*args, **kwargs)
+        if (proc := read_stat(process.pid)) is not None:
+            _own_children[process.pid] = proc.start
+        return process
+    finally:
+        REAPER.spawning -= 1

@@ -39,3 +39,33 @@ def test_a_zombie_seen_while_spawning_is_not_reaped_and_is_after(
     reaper.scan(shells=())  # no spawn under way: an unknown zombie seen before is reaped
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_a_child_started_in_its_own_session_is_not_an_adopted_orphan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hooks, the status line, language servers and the network holder start in a session of their
+    own, so by /proc they look like orphans the app adopted; one started through ``spawn_own`` is
+    the app's own (its exit status is its starter's), one started otherwise is taken for an orphan.
+    """
+    import asyncio
+
+    monkeypatch.setattr(subreaper, "_is_subreaper", True)
+    monkeypatch.setattr(subreaper, "REAPER", subreaper.Reaper())
+    argv = (sys.executable, "-c", "import sys; sys.stdin.read(); sys.exit(7)")
+    pipe = asyncio.subprocess.PIPE
+    own = await subreaper.spawn_own(
+        asyncio.create_subprocess_exec, *argv, stdin=pipe, start_new_session=True
+    )
+    other = await asyncio.create_subprocess_exec(*argv, stdin=pipe, start_new_session=True)
+    try:
+        orphans = {p.pid for p in subreaper.adopted_orphans(subreaper.snapshot(), ())}
+        assert other.pid in orphans  # the control: this is what a scan would reap once it exits
+        assert own.pid not in orphans
+        assert subreaper.REAPER.spawning == 0
+    finally:
+        for proc in (own, other):
+            assert proc.stdin is not None
+            proc.stdin.close()
+    assert await own.wait() == 7 and await other.wait() == 7

@@ -18,6 +18,7 @@ from typing import Any
 from agent_tui.child_pipes import feed, kill_group, read_capped
 from agent_tui.hooks.names import claude_input, claude_name, names_for_matching
 from agent_tui.hooks.sources import HookSpec
+from agent_tui.subreaper import spawn_own
 from agent_tui.text_safety import visible
 
 _CONTEXT_EVENTS = ("UserPromptSubmit", "SessionStart")
@@ -75,7 +76,8 @@ async def _run_one(
     hook: HookSpec, stdin: bytes, cwd: Path, env: dict[str, str]
 ) -> tuple[int | None, str, str]:
     """Exit code (None: timed out and killed), stdout, stderr."""
-    proc = await asyncio.create_subprocess_shell(
+    proc = await spawn_own(
+        asyncio.create_subprocess_shell,
         hook.command,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,

@@ -22,6 +22,7 @@ from pygls.lsp.client import LanguageClient
 
 from agent_tui import __version__
 from agent_tui.lsp.config import LspError
+from agent_tui.subreaper import spawn_own
 
 logger = logging.getLogger(__name__)
 STOP_S = 2.0  # shutdown + exit, then the process group is killed
@@ -94,7 +95,8 @@ class LspServer:
 
     async def _spawn(self, argv: list[str], env: dict[str, str]) -> None:
         client = self.client
-        process = await asyncio.create_subprocess_exec(
+        process = await spawn_own(
+            asyncio.create_subprocess_exec,
             *argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,

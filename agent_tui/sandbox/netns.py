@@ -23,6 +23,7 @@ import signal
 from pathlib import Path
 
 from agent_tui.sandbox import bwrap
+from agent_tui.subreaper import spawn_own
 
 logger = logging.getLogger(__name__)
 START_TIMEOUT_S = 5.0
@@ -60,7 +61,8 @@ class SharedNetwork:
         argv += ["--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         argv += ["--", "/bin/sh", "-c", bwrap.bridge_command(self.socket_path)]
         try:
-            self._holder = await asyncio.create_subprocess_exec(
+            self._holder = await spawn_own(
+                asyncio.create_subprocess_exec,
                 *argv,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL,
