@@ -411,17 +411,22 @@ def run_headless(agent: Agent, prompt: str, opts: HeadlessOptions) -> int:
         sys.stderr.write("interrupted\n")
         return 130
     except asyncio.CancelledError:  # SIGTERM or SIGHUP (_stop_on_signals)
-        status, code = opts.stopped_by or ("terminated", 143)
-        sys.stderr.write(f"{status}\n")
-        return code
+        _print_state_notices()
+        sys.stderr.write("terminated\n")
+        sys.stderr.flush()
+        from agent_tui.subreaper import die_cleanly
+
+        # The result is printed; now end by that signal, as a parent (a shell: 143, 129) expects.
+        die_cleanly((opts.stopped_by or ("", 128 + signal.SIGTERM))[1] - 128)
+        return 128 + signal.SIGTERM  # not reached
     finally:
         _print_state_notices()  # and during the turn (approvals are read as calls are decided)
 
 
 def _stop_on_signals(opts: HeadlessOptions) -> None:
     """SIGTERM (``timeout``, a supervisor) and SIGHUP end the run as Ctrl+C does: cancelled, so the
-    turn stops cleanly, its commands are ended and the result object is still printed; the exit
-    code is the shell's for that signal (143, 129)."""
+    turn stops cleanly, its commands are ended and the result object is still printed; then the
+    process ends by that signal (a shell sees 143, 129; the result's exit_code says the same)."""
     loop, task = asyncio.get_running_loop(), asyncio.current_task()
     if task is None:
         return

@@ -91,9 +91,14 @@ def at_exit(cleanup: Callable[[], None]) -> None:
 
 
 def _die_cleanly(signum: int, frame: object) -> None:
+    die_cleanly(signum)
+
+
+def die_cleanly(signum: int) -> None:
+    """Run the at_exit() cleanups, then end as ``signum`` would have (the status a parent
+    expects: killed by that signal)."""
     for cleanup in _exit_cleanups:
         cleanup()
-    # Then end as the signal would have, with the status the parent expects.
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 
