@@ -291,7 +291,9 @@ class CallProcessor:
         if files is None:
             return await item.tool.invoke(item.input, context)
         # Snapshot what the call may change first (/undo, /rewind).
-        async with files.around_call(item.manifest, item.input, item.prepared):
+        async with files.around_call(
+            item.manifest, item.input, item.prepared, self.deps.session.files
+        ):
             return await item.tool.invoke(item.input, context)
 
     def _outside_grant(self, item: _Approved) -> Escalation | None:

@@ -177,3 +177,25 @@ async def test_with_the_sandbox_on_commands_run_here(tmp_path: Path, fake_llm: F
         pytest.skip("the sandbox cannot run on this machine")
     assert "here" in told
     assert not [r for r in client.requests if r[0].startswith("terminal/")]
+
+
+async def test_undo_puts_the_buffer_back_through_the_editor(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """The snapshot is the buffer the model edited, and /undo writes it back there (the disk
+    was never touched); a buffer the user changed after the edit is left unless /undo force."""
+    ws, client = _editor_workspace(tmp_path)
+    path = str(ws / "notes.txt")
+    edit = {"id": "e1", "name": "replace_string_in_file", "input": EDITS["replace_string_in_file"]}
+    fake_llm.set_script([{"tool_calls": [edit]}, {"text": "Edited."}])
+    async with acp_agent(ws, fake_llm, client, home=tmp_path, capabilities=EDITOR) as conn:
+        sid = (await conn.new_session(cwd=str(ws), mcp_servers=[])).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("edit it")])
+        assert client.buffers[path] == "edited text\n"
+        client.buffers[path] = "typed by the user\n"
+        await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        assert client.buffers[path] == "typed by the user\n"
+        assert "Left as they are" in client.text()
+        await conn.prompt(session_id=sid, prompt=[text_block("/undo force")])
+    assert client.buffers[path] == IN_EDITOR
+    assert (ws / "notes.txt").read_text() == ON_DISK
