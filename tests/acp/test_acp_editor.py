@@ -199,3 +199,15 @@ async def test_undo_puts_the_buffer_back_through_the_editor(
         await conn.prompt(session_id=sid, prompt=[text_block("/undo force")])
     assert client.buffers[path] == IN_EDITOR
     assert (ws / "notes.txt").read_text() == ON_DISK
+
+
+async def test_a_file_reference_attaches_the_buffer(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    """#file: and @path put the file's text in the prompt: the editor's, unsaved changes too."""
+    ws, client = _editor_workspace(tmp_path)
+    fake_llm.set_script([{"text": "Seen."}])
+    async with acp_agent(ws, fake_llm, client, home=tmp_path, capabilities=EDITOR) as conn:
+        sid = (await conn.new_session(cwd=str(ws), mcp_servers=[])).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("look at #file:notes.txt")])
+    sent = json.dumps(fake_llm.requests[-1]["messages"])
+    assert "unsaved text" in sent and "saved text\\n" not in sent.replace("unsaved text", "")
+    assert ("fs/read_text_file", str(ws / "notes.txt")) in client.requests
