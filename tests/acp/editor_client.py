@@ -124,11 +124,13 @@ class EditorClient(RecordingClient):
     async def release_terminal(
         self, session_id: str, terminal_id: str, **_: Any
     ) -> ReleaseTerminalResponse:
-        self.requests.append(("terminal/release", terminal_id))
         run = self.runs[terminal_id]
         if run.process.returncode is None:
             run.process.kill()
-            await run.process.wait()
+        await run.process.wait()
+        assert run.reader is not None
+        await run.reader  # the pipe closed: nothing of the process is left behind
+        self.requests.append(("terminal/release", terminal_id))  # recorded once it is done
         return ReleaseTerminalResponse()
 
     def methods(self) -> list[str]:

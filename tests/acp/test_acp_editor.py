@@ -5,13 +5,14 @@ an editor that refuses a write fails the call, and the turn goes on."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from acp import text_block
 
-from tests.acp.acp_client import acp_agent
+from tests.acp.acp_client import DEADLINE_S, acp_agent
 from tests.acp.editor_client import EDITOR, EditorClient
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import new_workspace
@@ -211,3 +212,28 @@ async def test_a_file_reference_attaches_the_buffer(tmp_path: Path, fake_llm: Fa
     sent = json.dumps(fake_llm.requests[-1]["messages"])
     assert "unsaved text" in sent and "saved text\\n" not in sent.replace("unsaved text", "")
     assert ("fs/read_text_file", str(ws / "notes.txt")) in client.requests
+
+
+async def test_a_cancelled_turn_releases_the_editors_terminal(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """Cancel while the command runs in the editor's terminal: it is released (which kills it),
+    and the prompt answers "cancelled"."""
+    ws, client = _editor_workspace(tmp_path)
+    run = {"id": "t1", "name": "run_in_terminal", "input": {"command": "sleep 60"}}
+    fake_llm.set_script([{"tool_calls": [run]}, {"text": "Stopped."}])
+    env = {"AGENT_TUI_SANDBOX": "off"}
+    async with acp_agent(ws, fake_llm, client, home=tmp_path, capabilities=EDITOR, env=env) as conn:
+        sid = (await conn.new_session(cwd=str(ws), mcp_servers=[])).session_id
+        turn = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("wait")]))
+        deadline = asyncio.get_running_loop().time() + DEADLINE_S
+        while "terminal/wait_for_exit" not in client.methods():
+            assert asyncio.get_running_loop().time() < deadline, client.requests
+            await asyncio.sleep(0.01)
+        await conn.cancel(session_id=sid)
+        reply = await asyncio.wait_for(turn, DEADLINE_S)
+        while "terminal/release" not in client.methods():
+            assert asyncio.get_running_loop().time() < deadline, client.requests
+            await asyncio.sleep(0.01)
+    assert reply.stop_reason == "cancelled"
+    assert client.runs["term-1"].process.returncode is not None
