@@ -6,6 +6,9 @@ and ``terminal/*`` request is recorded."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +83,7 @@ class EditorClient(RecordingClient):
             env={**clean_env({}), **extra},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,  # killed as a group, as an editor's terminal would
         )
         terminal_id = f"term-{len(self.runs) + 1}"
         run = _Run(process)
@@ -118,7 +122,7 @@ class EditorClient(RecordingClient):
         self, session_id: str, terminal_id: str, **_: Any
     ) -> KillTerminalResponse:
         self.requests.append(("terminal/kill", terminal_id))
-        self.runs[terminal_id].process.kill()
+        _kill_group(self.runs[terminal_id].process)
         return KillTerminalResponse()
 
     async def release_terminal(
@@ -126,7 +130,7 @@ class EditorClient(RecordingClient):
     ) -> ReleaseTerminalResponse:
         run = self.runs[terminal_id]
         if run.process.returncode is None:
-            run.process.kill()
+            _kill_group(run.process)
         await run.process.wait()
         assert run.reader is not None
         await run.reader  # the pipe closed: nothing of the process is left behind
@@ -135,3 +139,8 @@ class EditorClient(RecordingClient):
 
     def methods(self) -> list[str]:
         return [method for method, _ in self.requests]
+
+
+def _kill_group(process: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
