@@ -111,7 +111,7 @@ class SessionState:
     extras: dict[str, Any] = field(default_factory=dict)  # per-tool state (terminal manager, ...)
     # Where file text is read and written: the disk, or the ACP client's editor (file_access.py).
     files: FileAccess = field(default_factory=LocalFiles)
-    # The ACP client's terminal for commands, when it offers one and the sandbox is off.
+    # The ACP client's terminal, for commands that would run outside the sandbox anyway.
     terminal: ClientTerminal | None = None
 
     def remember(self, path: Path) -> None:
