@@ -60,6 +60,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tools.fs_args",
             "tools.git_config",
             "tools.terminal_env",
+            "tools.file_access",
+            "tools.client_terminal",
         ],
     ),
     ("approvals", ["approvals"]),

@@ -14,6 +14,8 @@ A third front end beside the app and ``-p``: it speaks JSON-RPC on stdio through
   diffs, command output); ``live_output.py`` a running command's output, at most 10 updates a
   second; ``permission.py`` the approval options and answers; ``prompt.py`` the
   prompt's content blocks as a ``UserInput``.
+- ``client_files.py``, ``client_terminal.py``: the client's ``fs/*`` and ``terminal/*`` where its
+  ``initialize`` offered them (``AcpSession.use_client`` hands them to ``Front.use_editor``).
 
 The ``acp`` library is imported only here, so ``-p`` never pays for it.
 """

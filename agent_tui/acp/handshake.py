@@ -45,18 +45,19 @@ def initialize_result(requested: int) -> dict[str, Any]:
     }
 
 
-def answer_initialize(stdin_fd: int, protocol_out: int) -> bytes:
+def answer_initialize(stdin_fd: int, protocol_out: int) -> tuple[bytes, dict[str, Any]]:
     """Read the first line of ``stdin_fd``; if it is ``initialize``, answer it on
     ``protocol_out``. Blocks until a line (or end of input) arrives.
 
     Returns:
-        What the library must still read: the bytes past the answered line, or all of them.
+        What the library must still read (the bytes past the answered line, or all of them),
+        and the client's capabilities (``clientCapabilities``; empty when not answered here).
     """
     read = _first_line(stdin_fd)
     line, newline, rest = read.partition(b"\n")
     request = _initialize_request(line) if newline else None
     if request is None:
-        return read
+        return read, {}
     params = request["params"]
     answer = {
         "jsonrpc": "2.0",
@@ -64,7 +65,8 @@ def answer_initialize(stdin_fd: int, protocol_out: int) -> bytes:
         "result": initialize_result(params["protocolVersion"]),
     }
     _write_all(protocol_out, json.dumps(answer).encode() + b"\n")
-    return rest
+    capabilities = params.get("clientCapabilities")
+    return rest, capabilities if isinstance(capabilities, dict) else {}
 
 
 def _first_line(fd: int) -> bytes:

@@ -47,8 +47,10 @@ MakeFront = Callable[[Path, dict[str, Any]], "Front"]
 class AcpServer:
     """What ``acp.run_agent`` calls for each request of the client."""
 
-    def __init__(self, make_front: MakeFront) -> None:
+    def __init__(self, make_front: MakeFront, capabilities: dict[str, Any] | None = None) -> None:
         self._make_front = make_front
+        # The client's capabilities from its initialize (fs, terminal): what its sessions use.
+        self._capabilities = capabilities or {}
         self._client: Client | None = None
         self.sessions: dict[str, AcpSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -56,9 +58,14 @@ class AcpServer:
     def on_connect(self, conn: Client) -> None:
         self._client = conn
 
-    async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
+    async def initialize(
+        self, protocol_version: int, client_capabilities: Any = None, **_: Any
+    ) -> InitializeResponse:
         """A client whose first line was not ``initialize`` (``handshake`` answers the usual one)."""
         from acp.schema import InitializeResponse
+
+        if client_capabilities is not None:
+            self._capabilities = client_capabilities.model_dump(by_alias=True, exclude_none=True)
 
         return InitializeResponse.model_validate(initialize_result(protocol_version))
 
@@ -183,6 +190,7 @@ class AcpServer:
             raise
         front.start()
         session = AcpSession(front, self._client)
+        session.use_client(self._capabilities)
         self.sessions[session.id] = session
         return session
 

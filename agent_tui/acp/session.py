@@ -44,6 +44,21 @@ class AcpSession:
         self._usage: Any = None
         self._live = LiveOutput(self._send_output)  # running commands' output, throttled
 
+    def use_client(self, capabilities: dict[str, Any]) -> None:
+        """Reads, edits and commands through the client where its ``initialize`` offered them
+        (``fs``, ``terminal``); the rest is done here, as without an editor."""
+        from agent_tui.acp import client_files
+        from agent_tui.acp.client_terminal import ClientTerminalRunner, offers_terminal
+
+        reads, writes = client_files.offers_files(capabilities)
+        self.front.use_editor(
+            read=client_files.reader(self.client, self) if reads else None,
+            write=client_files.writer(self.client, self) if writes else None,
+            terminal=ClientTerminalRunner(self.client, self)
+            if offers_terminal(capabilities)
+            else None,
+        )
+
     # ---- what the client learns outside a turn ----------------------------------------------
 
     def modes(self) -> SessionModeState:

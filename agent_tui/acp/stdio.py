@@ -22,12 +22,12 @@ def run_acp(make_front: MakeFront) -> int:
     """Serve ACP on stdin/stdout until the client closes stdin; returns the exit code."""
     protocol_out = _protocol_stdout()
     try:
-        leftover = answer_initialize(sys.stdin.fileno(), protocol_out)
+        leftover, capabilities = answer_initialize(sys.stdin.fileno(), protocol_out)
     except KeyboardInterrupt:  # Ctrl+C before the client said anything
         return 130
     from agent_tui.acp.server import AcpServer
 
-    server = AcpServer(make_front)
+    server = AcpServer(make_front, capabilities)
 
     async def main() -> None:
         from acp import Agent, run_agent

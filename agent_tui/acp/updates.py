@@ -147,14 +147,18 @@ def tool_output(call_id: str, output: str) -> ToolCallProgress:
 def tool_finished(event: ev.ToolCallFinished, kind: str) -> ToolCallProgress:
     """Done or failed, with the result as text (a command's output; an edit keeps its diff)."""
     from acp import tool_content, update_tool_call
-    from acp.schema import TextContentBlock
+    from acp.schema import TerminalToolCallContent, TextContentBlock
 
     result = event.result
     shown = result.display if result.display is not None else result.content
     if len(shown) > MAX_SHOWN_OUTPUT:
         shown = shown[:MAX_SHOWN_OUTPUT] + f"\n… ({len(shown) - MAX_SHOWN_OUTPUT} more characters)"
-    content = None
-    if shown and (kind != "edit" or result.is_error):
+    content: list[Any] | None = None
+    terminal_id = result.data.get("client_terminal_id")
+    if isinstance(terminal_id, str) and terminal_id:
+        # Run in the editor's terminal: it keeps showing it after the release.
+        content = [TerminalToolCallContent(type="terminal", terminal_id=terminal_id)]
+    elif shown and (kind != "edit" or result.is_error):
         block = TextContentBlock(type="text", text=visible(shown))
         content = [tool_content(block)]
     title = one_line(event.past_tense_message) if event.past_tense_message else None

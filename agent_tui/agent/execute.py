@@ -26,7 +26,14 @@ from agent_tui.hooks.agent_hooks import fire, notify
 from agent_tui.hooks.decide import hook_verdict
 from agent_tui.hooks.runner import HookOutcome
 from agent_tui.schema_check import certainly_valid
-from agent_tui.tools.base import Manifest, Prepared, Tool, ToolContext, ToolResult
+from agent_tui.tools.base import (
+    Manifest,
+    Prepared,
+    Tool,
+    ToolContext,
+    ToolResult,
+    prepare_call,
+)
 from agent_tui.tools.result_files import cap_result, max_result_chars
 
 if TYPE_CHECKING:
@@ -172,7 +179,7 @@ class CallProcessor:
         # Still registered and enabled too: a server may have dropped it, /tools disabled it.
         return name in self.offered and name in tools and name not in tools.disabled
 
-    def _check(self, call: RawCall, value: dict[str, Any]) -> tuple[Tool, Prepared]:
+    async def _check(self, call: RawCall, value: dict[str, Any]) -> tuple[Tool, Prepared]:
         """Validate and prepare; raises ToolError with the message for the model."""
         manifest = self.deps.tools.manifest(call.name)
         problems = VALIDATORS.errors(manifest, value)
@@ -185,12 +192,12 @@ class CallProcessor:
                 + ". Fix the arguments to match the tool's input schema and call it again."
             )
         tool = self.deps.tools.get(call.name)
-        return tool, tool.prepare(value, self._context(call.id))
+        return tool, await prepare_call(tool, value, self._context(call.id))
 
     async def _approve(self, call: RawCall) -> _Approved | None:
         """Whether ``call`` may run (None: it got its result already): checked and prepared,
         decided by the policy and the PreToolUse hooks, and asked about when neither settles it."""
-        checked = self._started(call)
+        checked = await self._started(call)
         if checked is None:
             return None
         verdict = self.deps.approvals.decide(checked.manifest, checked.input, checked.prepared)
@@ -211,7 +218,7 @@ class CallProcessor:
             return None
         return await self._ask(checked, verdict)
 
-    def _started(self, call: RawCall) -> _Approved | None:
+    async def _started(self, call: RawCall) -> _Approved | None:
         """The call's card starts; a call that cannot run (arguments not JSON, a tool not
         offered, input the tool rejects) gets its error result and None."""
         if call.input is None:
@@ -230,7 +237,7 @@ class CallProcessor:
             return None
         manifest = self.deps.tools.manifest(call.name)
         try:
-            tool, prepared = self._check(call, call.input)
+            tool, prepared = await self._check(call, call.input)
         except ToolError as exc:
             self.emit(
                 ev.ToolCallStarted(call.id, call.name, call.input, None, manifest.kind, call.origin)
@@ -264,7 +271,7 @@ class CallProcessor:
         if decision.allow and decision.edited_input is not None:
             value = decision.edited_input
             try:
-                tool, prepared = self._check(call, value)
+                tool, prepared = await self._check(call, value)
             except ToolError as exc:
                 self.emit(ev.ToolCallDecided(call.id, False, "edited", "edited input is invalid"))
                 self._finish(call, error_result(f"The user's edited input was rejected: {exc}"))
@@ -285,7 +292,9 @@ class CallProcessor:
         if files is None:
             return await item.tool.invoke(item.input, context)
         # Snapshot what the call may change first (/undo, /rewind).
-        async with files.around_call(item.manifest, item.input, item.prepared):
+        async with files.around_call(
+            item.manifest, item.input, item.prepared, self.deps.session.files
+        ):
             return await item.tool.invoke(item.input, context)
 
     def _outside_grant(self, item: _Approved) -> Escalation | None:

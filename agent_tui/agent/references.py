@@ -264,6 +264,21 @@ def _existing_file(ctx: ReferenceContext, arg: str, path_text: str) -> Path:
     return full
 
 
+async def _file_bytes(ctx: ReferenceContext, full: Path, arg: str, limit: int) -> bytes:
+    """The file's text: as the user's editor has it under ACP (unsaved changes too), else from
+    disk (at most ``limit`` bytes)."""
+    files = ctx.session.files
+    try:
+        if files.editor:
+            text = await files.read(full, ctx.tool_context.relative(full))
+            return text.text.encode("utf-8", "surrogateescape")
+        return read_bytes(full, limit)
+    except OSError as exc:
+        raise UsageError(f"#file:{arg}: {exc}") from None
+    except ToolError as exc:
+        raise UsageError(f"#file:{arg}: {exc}") from None
+
+
 async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
     """Inline a workspace file (or a line range of it) with line numbers."""
     path_text, start, end = parse_file_arg(arg)
@@ -279,10 +294,9 @@ async def resolve_file(ctx: ReferenceContext, arg: str) -> Reference:
             f"#file:{arg}: the file is {size:,} bytes; attach a line range (:1-200), or ask the "
             "model to search it"
         )
-    try:
-        raw = read_bytes(full, MAX_FILE_BYTES if start is None else 16 * MAX_FILE_BYTES)
-    except OSError as exc:
-        raise UsageError(f"#file:{arg}: {exc}") from None
+    raw = await _file_bytes(
+        ctx, full, arg, MAX_FILE_BYTES if start is None else 16 * MAX_FILE_BYTES
+    )
     if b"\0" in raw[:8192]:
         raise UsageError(f"#file:{arg}: looks like a binary file; only text files can be attached")
     lines = raw.decode("utf-8", errors="replace").splitlines()

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.checkpoints import gitstate
+from agent_tui.checkpoints.editor import Seen, editor_bytes
 from agent_tui.checkpoints.store import (
     TOO_LARGE,
     UNKNOWN,
@@ -39,6 +40,7 @@ from agent_tui.checkpoints.store import (
     file_state,
     list_records,
     prune,
+    state_of,
     workspace_key,
 )
 from agent_tui.errors import AgentError
@@ -46,6 +48,7 @@ from agent_tui.paths import state_dir
 from agent_tui.safe_read import read_bytes
 from agent_tui.state_files import write_failed
 from agent_tui.tools.base import Manifest, Prepared
+from agent_tui.tools.file_access import FileAccess
 from agent_tui.tools.fs_util import human_size
 
 logger = logging.getLogger(__name__)
@@ -162,7 +165,9 @@ class Checkpoints:
             self._record = TurnRecord(folder, self.run_id, self._turn, prompt, created)
         return self._record
 
-    def _new_entry(self, record: TurnRecord, path: Path) -> FileEntry:
+    def _new_entry(self, record: TurnRecord, path: Path, seen: bytes | None) -> FileEntry:
+        """``path`` as it is before the turn changes it: ``seen`` (the editor's text of it) or
+        the disk's bytes."""
         try:
             st = path.lstat()
         except FileNotFoundError:
@@ -175,11 +180,14 @@ class Checkpoints:
                 str(path), True, status=TOO_LARGE, note=f"larger than the {limit} snapshot limit"
             )
         try:  # read without following a link, and refused if swapped for a FIFO since the lstat
-            data = read_bytes(path, self.limits.max_file_bytes, follow_symlinks=False)
+            data = seen if seen is not None else self._disk_bytes(path)
         except OSError as exc:
             return FileEntry(str(path), True, status=UNKNOWN, note=str(exc.strerror or exc))
         blob = record.save_blob(data)
         return FileEntry(str(path), True, stat.S_IMODE(st.st_mode), blob)
+
+    def _disk_bytes(self, path: Path) -> bytes:
+        return read_bytes(path, self.limits.max_file_bytes, follow_symlinks=False)
 
     def _missing_dirs(self, path: Path) -> list[str]:
         missing: list[str] = []
@@ -189,8 +197,9 @@ class Checkpoints:
             missing.append(str(parent))
         return missing
 
-    def before_write(self, paths: Iterable[Path]) -> None:
-        """Snapshot each path the turn has not changed yet (content + mode, or "did not exist")."""
+    def before_write(self, paths: Iterable[Path], seen: Seen | None = None) -> None:
+        """Snapshot each path the turn has not changed yet (content + mode, or "did not exist");
+        ``seen``: the editor's text of some of them, which is what the model edits."""
         record = self._ensure_record()
         if record is None:
             return
@@ -198,22 +207,24 @@ class Checkpoints:
             if str(path) in record.files:
                 continue
             try:
-                record.files[str(path)] = self._new_entry(record, path)
+                record.files[str(path)] = self._new_entry(record, path, (seen or {}).get(path))
             except OSError as exc:
                 record.files[str(path)] = FileEntry(
                     str(path), True, status=UNKNOWN, note=f"could not be copied ({exc.strerror})"
                 )
         record.save()
 
-    def after_write(self, paths: Iterable[Path]) -> None:
-        """Record each path's state right after the agent's change."""
+    def after_write(self, paths: Iterable[Path], seen: Seen | None = None) -> None:
+        """Record each path's state right after the agent's change (as the editor has it, for
+        the paths in ``seen``)."""
         record = self._record
         if record is None:
             return
         for path in paths:
             entry = record.files.get(str(path))
             if entry is not None:
-                entry.after = file_state(path)
+                known = (seen or {}).get(path)
+                entry.after = file_state(path) if known is None else state_of(known)
                 entry.undone = False
         record.save()
 
@@ -292,9 +303,14 @@ class Checkpoints:
 
     @asynccontextmanager
     async def around_call(
-        self, manifest: Manifest, value: dict[str, Any], prepared: Prepared
+        self,
+        manifest: Manifest,
+        value: dict[str, Any],
+        prepared: Prepared,
+        files: FileAccess | None = None,
     ) -> AsyncIterator[None]:
-        """Snapshot before a tool call that may change files; record the result after it."""
+        """Snapshot before a tool call that may change files; record the result after it. An
+        edit through the editor (``files``) is snapshot as the editor has the files."""
         built_in = manifest.source == "built-in"
         # Only our own tools are taken at their word: an MCP server's readOnlyHint is its claim,
         # and such a tool runs unasked, so it is watched like a command whatever it says.
@@ -308,11 +324,12 @@ class Checkpoints:
                 yield
                 return
             paths = list(prepared.paths)
-            await self._guarded(self.before_write, paths)
+            editor = files if files is not None and files.editor else None
+            await self._guarded(self.before_write, paths, await editor_bytes(editor, paths))
             try:
                 yield
             finally:
-                await self._guarded(self.after_write, paths)
+                await self._guarded(self.after_write, paths, await editor_bytes(editor, paths))
             return
         if manifest.name == "run_in_terminal" and built_in and value.get("is_background") is True:
             await self._guarded(self._note_background, str(value.get("command", manifest.name)))

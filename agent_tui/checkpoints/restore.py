@@ -10,6 +10,7 @@ recreates files they deleted or moved away, and skips conflicts unless told to o
 from __future__ import annotations
 
 import os
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,8 +64,11 @@ def shown_path(workspace: Path, path: str) -> str:
         return path
 
 
-def plan_undo(records: list[TurnRecord], workspace: Path) -> UndoPlan:
-    """What undoing ``records`` (given newest first) would do to each file.
+def plan_undo(
+    records: list[TurnRecord], workspace: Path, current: Mapping[str, str] | None = None
+) -> UndoPlan:
+    """What undoing ``records`` (given newest first) would do to each file; ``current``: the
+    state of files as the editor has them (the rest are read from disk).
 
     A file several turns changed is checked against each turn in turn: after the newer turn is
     undone it should be what the older one left, unless someone edited it between the turns.
@@ -80,6 +84,8 @@ def plan_undo(records: list[TurnRecord], workspace: Path) -> UndoPlan:
                 plan.cannot.append(f"{shown}: {entry.note or 'not snapshotted'}")
                 continue
             now = simulated.get(entry.path)
+            if now is None:
+                now = (current or {}).get(entry.path)
             if now is None:
                 now = file_state(Path(entry.path))
             conflict = entry.after is not None and now != entry.after
@@ -105,7 +111,7 @@ def _same_place(path: Path) -> None:
             return
 
 
-def _restore(action: FileAction) -> str:
+def restore_file(action: FileAction) -> str:
     """Put one file back; returns "restored" or "deleted" (or "" when nothing was there)."""
     entry, path = action.entry, Path(action.entry.path)
     _same_place(path)
@@ -138,6 +144,28 @@ def apply_undo(plan: UndoPlan, *, overwrite: bool = False) -> UndoReport:
     A file skipped in a newer turn is skipped in the older ones too (it is not in the state they
     expect). Each record is saved with what was undone, so ``/undo force`` can finish the rest.
     """
+    steps = undo_steps(plan, overwrite)
+    done: Done = None
+    while True:
+        try:
+            action = steps.send(done)  # the first send(None) starts it
+        except StopIteration as finished:
+            report: UndoReport = finished.value
+            return report
+        try:
+            done = restore_file(action)
+        except (OSError, ToolError) as exc:
+            done = exc
+
+
+# What came of one file action: "restored", "deleted", "" (nothing there), or the error.
+Done = str | OSError | ToolError | None
+
+
+def undo_steps(plan: UndoPlan, overwrite: bool) -> Generator[FileAction, Done, UndoReport]:
+    """The bookkeeping of an undo: yields each file action to carry out and is sent what came of
+    it (``Done``); returns the report. The sync ``apply_undo``
+    and the editor's ``checkpoints/editor.undo_through`` drive it."""
     report = UndoReport(cannot=list(plan.cannot))
     skipped: set[str] = set()
     for action in plan.actions:
@@ -146,11 +174,10 @@ def apply_undo(plan: UndoPlan, *, overwrite: bool = False) -> UndoReport:
             skipped.add(entry.path)
             report.skipped.append(action.shown)
             continue
-        try:
-            done = _restore(action)
-        except (OSError, ToolError) as exc:
+        done = yield action
+        if isinstance(done, (OSError, ToolError)):
             skipped.add(entry.path)
-            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+            reason = done.strerror if isinstance(done, OSError) else str(done)
             report.failed.append(f"{action.shown}: {reason}")
             continue
         entry.undone = True
@@ -158,6 +185,10 @@ def apply_undo(plan: UndoPlan, *, overwrite: bool = False) -> UndoReport:
             report.deleted.append(action.shown)
         elif done == "restored":
             report.restored.append(action.shown)
+    return _reported(plan, report)
+
+
+def _reported(plan: UndoPlan, report: UndoReport) -> UndoReport:
     for record in plan.records:
         report.commands.extend(record.commands)
         report.untracked_commands.extend(record.untracked_commands)

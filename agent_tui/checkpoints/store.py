@@ -43,6 +43,11 @@ def workspace_key(workspace: Path) -> str:
     return workspace_dir_name(workspace)
 
 
+def state_of(data: bytes) -> str:
+    """A file's state (as ``file_state`` says it) from its bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def file_state(path: Path) -> str:
     """``ABSENT``, ``"other"`` (not a regular file) or the sha256 of the file's bytes."""
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from agent_tui import actions
 from agent_tui import events as ev
+from agent_tui.checkpoints.editor import undo_through
 from agent_tui.checkpoints.restore import apply_undo, describe, plan_undo
 from agent_tui.checkpoints.targets import checkpoints_of, turns_named, undo_targets
 from agent_tui.commands.registry import CommandContext, CommandRegistry, CommandResult, SlashCommand
@@ -35,8 +36,11 @@ async def _undo(ctx: CommandContext, args: str) -> CommandResult:
         return CommandResult(message=NOTHING)
     if ctx.interactive:
         return CommandResult(action=actions.Undo(force))
-    plan = plan_undo(records, checkpoints.workspace)
-    report = apply_undo(plan, overwrite=force)
+    files = agent.deps.session.files
+    if files.editor:  # agent-tui acp with an editor: its buffers are what the turns changed
+        report = await undo_through(files, records, checkpoints.workspace, overwrite=force)
+    else:
+        report = apply_undo(plan_undo(records, checkpoints.workspace), overwrite=force)
     return CommandResult(
         message=describe(report, records),
         emitted=(ev.CheckpointRestored(report.files, None, turns_named(records)),),

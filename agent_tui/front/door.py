@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from agent_tui.approvals.types import CommandPart
     from agent_tui.config import ModelConfig
     from agent_tui.sessions.writer import SessionRecorder
+    from agent_tui.tools.client_terminal import ClientTerminal
+    from agent_tui.tools.file_access import ReadRemote, WriteRemote
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,22 @@ class Front:
     async def aclose(self) -> None:
         """Stop MCP servers, background terminals, the sandbox's network, the provider."""
         await self._agent.aclose()
+
+    def use_editor(
+        self,
+        read: ReadRemote | None = None,
+        write: WriteRemote | None = None,
+        terminal: ClientTerminal | None = None,
+    ) -> None:
+        """Let the file tools read (``read``) and write (``write``) through the user's editor,
+        and ``run_in_terminal`` run commands in its ``terminal`` when they would run outside the
+        sandbox anyway (``tools/terminal_client.py``). Each left None: done here, as before."""
+        from agent_tui.tools.file_access import EditorFiles
+
+        session = self._agent.deps.session
+        if read is not None or write is not None:
+            session.files = EditorFiles(self.workspace, read, write, session.extra_roots)
+        session.terminal = terminal
 
     def startup_notices(self) -> list[str]:
         """What to show as the front end starts (see ``agent.front.startup_notices``)."""

@@ -29,6 +29,7 @@ from agent_tui.sessions.replay import Cleared, replay_events
 from agent_tui.sessions.store import SessionInfo
 from agent_tui.sessions.timeline import TurnSpan, calls_in, round_starts, turns_as_they_stand
 from agent_tui.tools.base import Manifest
+from agent_tui.tools.client_terminal import ClientRun, ClientTerminal
 from agent_tui.tools.registry import MAX_TOOLS
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "OUTSIDE_GRANT",
     "ApprovalGrant",
     "Cleared",
+    "ClientRun",
+    "ClientTerminal",
     "CommandPart",
     "Decision",
     "ElicitAnswer",

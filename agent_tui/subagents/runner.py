@@ -50,8 +50,10 @@ class NestedCheckpoints(Checkpoints):
     def new_run(self) -> None:
         pass
 
-    def around_call(self, manifest: Any, value: dict[str, Any], prepared: Any) -> Any:
-        return self.parent.around_call(manifest, value, prepared)
+    def around_call(
+        self, manifest: Any, value: dict[str, Any], prepared: Any, files: Any = None
+    ) -> Any:
+        return self.parent.around_call(manifest, value, prepared, files)
 
 
 def child_tools(parent: Agent, spec: AgentSpec) -> tuple[str, ...]:

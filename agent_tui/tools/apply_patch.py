@@ -3,24 +3,43 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.file_access import FileAccess, Reader, preload
 from agent_tui.tools.fs_args import require_str
-from agent_tui.tools.fs_util import diff_block
+from agent_tui.tools.fs_util import diff_block, read_text_for_edit
 from agent_tui.tools.patch_apply import PatchPlan, plan_patch, write_plan
-from agent_tui.tools.patch_parse import parse_patch
+from agent_tui.tools.patch_parse import UpdateFile, parse_patch
+
+_FAILED = "apply_patch failed; nothing was changed."
 
 
-def _plan(input: Any, ctx: ToolContext) -> PatchPlan:
-    text = require_str(input, "input")
-    ops = parse_patch(text)
+async def _plan_read(input: Any, ctx: ToolContext) -> PatchPlan:
+    """The plan, from the texts of the files it updates as ``ctx.session.files`` has them."""
+    ops = parse_patch(require_str(input, "input"))
+    try:
+        updated = [_resolver(ctx)(op.path) for op in ops if isinstance(op, UpdateFile)]
+        read = await preload(ctx.session.files, updated)
+    except ToolError as exc:
+        raise ToolError(f"{_FAILED} {exc}") from None
+    return await asyncio.to_thread(_plan, input, ctx, read)  # hunks over a big file take a while
 
+
+def _resolver(ctx: ToolContext) -> Callable[[str], tuple[Path, str]]:
     def resolve(raw: str) -> tuple[Path, str]:
         path = ctx.resolve(raw)
         return path, ctx.relative(path)
+
+    return resolve
+
+
+def _plan(input: Any, ctx: ToolContext, read: Reader = read_text_for_edit) -> PatchPlan:
+    text = require_str(input, "input")
+    ops = parse_patch(text)
 
     def guard(path: Path, shown: str) -> None:
         if ctx.session.changed_since_seen(path):
@@ -30,9 +49,9 @@ def _plan(input: Any, ctx: ToolContext) -> PatchPlan:
             )
 
     try:
-        return plan_patch(ops, resolve, guard)
+        return plan_patch(ops, _resolver(ctx), guard, read)
     except ToolError as exc:
-        raise ToolError(f"apply_patch failed; nothing was changed. {exc}") from None
+        raise ToolError(f"{_FAILED} {exc}") from None
 
 
 _CACHE = "apply_patch.prepared_plan"  # SessionState.extras key
@@ -73,15 +92,35 @@ def _touched(plan: PatchPlan) -> list[str]:
     return [c.shown for c in plan.changes.values() if c.moved_to is None]
 
 
+async def _write_through(files: FileAccess, plan: PatchPlan) -> None:
+    """Write a plan's files through the editor, one by one (the protocol has no batch), then
+    delete what it deletes or moves away, on disk (the protocol has no delete)."""
+    for change in plan.changes.values():
+        if change.after is not None:
+            await files.write(change.path, change.shown, change.after, change.template)
+    for change in plan.changes.values():
+        if change.after is None:
+            try:
+                change.path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise ToolError(f"Cannot delete {change.shown}: {exc.strerror or exc}.") from None
+
+
 class ApplyPatchTool(BaseTool):
     """Apply a multi-file patch in the Codex ``*** Begin Patch`` format."""
 
     name = "apply_patch"
 
     def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        return self._prepared(input, ctx, _plan(input, ctx))
+
+    async def prepare_async(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        return self._prepared(input, ctx, await _plan_read(input, ctx))
+
+    @staticmethod
+    def _prepared(input: dict[str, Any], ctx: ToolContext, plan: PatchPlan) -> Prepared:
         # Planning reads the files the patch touches (usually few and small) so that a bad patch
         # fails before the user is asked, and the confirmation shows the real diff.
-        plan = _plan(input, ctx)
         _remember_plan(input, ctx, plan)
         files = _touched(plan)
         target = files[0] if len(files) == 1 else f"{len(files)} files"
@@ -100,10 +139,15 @@ class ApplyPatchTool(BaseTool):
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         # prepare()'s plan is reused only if no file it touches changed while the user looked at
         # the confirmation; otherwise everything is checked again.
-        plan = _reuse_plan(input, ctx)
+        files = ctx.session.files
+        # An editor's buffer may change with no trace on disk: its plan is always made again.
+        plan = None if files.editor else _reuse_plan(input, ctx)
         if plan is None:
-            plan = await asyncio.to_thread(_plan, input, ctx)
-        await asyncio.to_thread(write_plan, plan)
+            plan = await _plan_read(input, ctx)
+        if files.editor:
+            await _write_through(files, plan)
+        else:
+            await asyncio.to_thread(write_plan, plan)
         for change in plan.changes.values():
             if change.after is not None:
                 ctx.session.remember(change.path)

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ToolError
+from agent_tui.tools.client_terminal import ClientTerminal
+from agent_tui.tools.file_access import FileAccess, LocalFiles
 from agent_tui.tools.workspace_paths import require_inside
 
 Kind = Literal["read", "edit", "execute", "fetch"]
@@ -110,6 +112,10 @@ class SessionState:
     # Folders the tools may use as the workspace (`--add-dir`, `/add-dir`), resolved; the approval
     # engine and the sandbox share this list (build.py), so `/add-dir` reaches all three.
     extra_roots: list[Path] = field(default_factory=list)
+    # Where file text is read and written: the disk, or the ACP client's editor (file_access.py).
+    files: FileAccess = field(default_factory=LocalFiles)
+    # The ACP client's terminal, for commands that would run outside the sandbox anyway.
+    terminal: ClientTerminal | None = None
 
     def remember(self, path: Path) -> None:
         st = path.stat()
@@ -170,6 +176,21 @@ class Tool(Protocol):
     def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared: ...
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult: ...
+
+
+@runtime_checkable
+class PreparesAsync(Protocol):
+    """A tool that plans from files' text: it reads them through ``ctx.session.files`` first
+    (an editor answers asynchronously), so the executor calls this instead of ``prepare``."""
+
+    async def prepare_async(self, input: dict[str, Any], ctx: ToolContext) -> Prepared: ...
+
+
+async def prepare_call(tool: Tool, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+    """What ``tool`` would do with ``input``: ``prepare_async`` where it has one."""
+    if isinstance(tool, PreparesAsync):
+        return await tool.prepare_async(input, ctx)
+    return tool.prepare(input, ctx)
 
 
 class BaseTool:

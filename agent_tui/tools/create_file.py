@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,14 +9,9 @@ from typing import Any
 from agent_tui.errors import ToolError
 from agent_tui.plural import plural
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.file_access import Reader, preload
 from agent_tui.tools.fs_args import require_str
-from agent_tui.tools.fs_util import (
-    TextFile,
-    atomic_write,
-    diff_block,
-    read_text_for_edit,
-    unified_diff,
-)
+from agent_tui.tools.fs_util import TextFile, diff_block, read_text_for_edit, unified_diff
 
 
 @dataclass(frozen=True)
@@ -36,7 +30,13 @@ class CreatePlan:
         return unified_diff(self.existing.text if self.existing else None, self.content, self.shown)
 
 
-def _plan(input: Any, ctx: ToolContext) -> CreatePlan:
+async def _plan_read(input: Any, ctx: ToolContext) -> CreatePlan:
+    """The plan, with the file's text (if it exists) as ``ctx.session.files`` has it."""
+    path = ctx.resolve(require_str(input, "path"))
+    return _plan(input, ctx, await preload(ctx.session.files, [(path, ctx.relative(path))]))
+
+
+def _plan(input: Any, ctx: ToolContext, read: Reader = read_text_for_edit) -> CreatePlan:
     path = ctx.resolve(require_str(input, "path"))
     content = require_str(input, "content", allow_empty=True)
     shown = ctx.relative(path)
@@ -62,28 +62,13 @@ def _plan(input: Any, ctx: ToolContext) -> CreatePlan:
         raise ToolError(
             f"{shown} changed on disk since you last read it; read it again before overwriting it."
         )
-    existing = read_text_for_edit(path, shown)
+    existing = read(path, shown)
     return CreatePlan(
         path,
         shown,
         content.replace("\r\n", "\n") if existing.newline == "\r\n" else content,
         existing,
     )
-
-
-def _write(plan: CreatePlan) -> None:
-    if plan.existing is not None:
-        atomic_write(plan.path, plan.existing.encode(plan.content), mode=plan.existing.mode)
-        return
-    try:
-        plan.path.parent.mkdir(parents=True, exist_ok=True)
-    except PermissionError:
-        raise ToolError(f"Permission denied creating the folder for {plan.shown}.") from None
-    except OSError as exc:
-        raise ToolError(
-            f"Cannot create the folder for {plan.shown}: {exc.strerror or exc}."
-        ) from None
-    atomic_write(plan.path, plan.content.encode("utf-8"))
 
 
 # SessionState.extras key: (path, content) of calls prepare() found to change nothing. Such a
@@ -104,7 +89,13 @@ class CreateFileTool(BaseTool):
     name = "create_file"
 
     def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
-        plan = _plan(input, ctx)
+        return self._prepared(_plan(input, ctx), ctx)
+
+    async def prepare_async(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        return self._prepared(await _plan_read(input, ctx), ctx)
+
+    @staticmethod
+    def _prepared(plan: CreatePlan, ctx: ToolContext) -> Prepared:
         key = (str(plan.path), plan.content)
         if plan.unchanged:
             _unchanged_calls(ctx).add(key)
@@ -133,7 +124,7 @@ class CreateFileTool(BaseTool):
         )
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        plan = _plan(input, ctx)
+        plan = await _plan_read(input, ctx)
         checked_unchanged = (str(plan.path), plan.content) in _unchanged_calls(ctx)
         _unchanged_calls(ctx).discard((str(plan.path), plan.content))
         if plan.unchanged:
@@ -147,7 +138,7 @@ class CreateFileTool(BaseTool):
                 f"{plan.shown} changed after this call was checked (it then already had this "
                 "content), so nothing was written. Read it again and decide whether to overwrite it."
             )
-        await asyncio.to_thread(_write, plan)
+        await ctx.session.files.write(plan.path, plan.shown, plan.content, plan.existing)
         ctx.session.remember(plan.path)
         verb = "Overwrote" if plan.existing else "Created"
         return ToolResult(

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent_tui.errors import ToolError
+from agent_tui.tools.file_access import Reader
 from agent_tui.tools.fs_util import (
     Edit,
     TextFile,
@@ -107,7 +108,9 @@ Resolver = Callable[[str], tuple[Path, str]]
 Guard = Callable[[Path, str], None]
 
 
-def plan_patch(ops: list[FileOp], resolve: Resolver, guard: Guard) -> PatchPlan:
+def plan_patch(
+    ops: list[FileOp], resolve: Resolver, guard: Guard, read: Reader = read_text_for_edit
+) -> PatchPlan:
     """Compute every file's new content without writing anything.
 
     Args:
@@ -115,11 +118,12 @@ def plan_patch(ops: list[FileOp], resolve: Resolver, guard: Guard) -> PatchPlan:
         resolve: patch path -> (absolute path, path to show); raises ToolError outside the workspace.
         guard: called with each existing file about to change; raises ToolError to refuse it
             (e.g. it changed on disk since the agent read it).
+        read: an existing file's text for the edit (the disk's, or the editor's buffer).
 
     Raises:
         ToolError: any operation fails; the message names the file and the hunk.
     """
-    planner = _Planner(resolve, guard)
+    planner = _Planner(resolve, guard, read)
     for op in ops:
         path, shown = resolve(op.path)
         if isinstance(op, AddFile):
@@ -133,10 +137,11 @@ def plan_patch(ops: list[FileOp], resolve: Resolver, guard: Guard) -> PatchPlan:
 class _Planner:
     """The files' planned states as the operations are applied one by one."""
 
-    def __init__(self, resolve: Resolver, guard: Guard) -> None:
+    def __init__(self, resolve: Resolver, guard: Guard, read: Reader) -> None:
         self.plan = PatchPlan()
         self.resolve = resolve
         self.guard = guard
+        self.read = read
 
     def load(self, path: Path, shown: str, *, need_text: bool) -> FileChange:
         """The planned state of ``path`` so far, loading it from disk on first touch."""
@@ -149,7 +154,7 @@ class _Planner:
         else:
             self.guard(path, shown)
             try:
-                original = read_text_for_edit(path, shown)
+                original = self.read(path, shown)
                 change = FileChange(path, shown, original.text, original.text, original)
             except ToolError:
                 if need_text:

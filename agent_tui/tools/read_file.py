@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -10,6 +11,7 @@ from typing import IO, Any
 from agent_tui.errors import ToolError
 from agent_tui.images import ImageError, load_image, sniff_image
 from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
+from agent_tui.tools.file_access import FileAccess
 from agent_tui.tools.fs_args import optional_int, require_str
 from agent_tui.tools.fs_util import SNIFF_BYTES, check_file, human_size, sniff_binary
 from agent_tui.tools.result_files import saved_result
@@ -75,7 +77,11 @@ class ReadFileTool(BaseTool):
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         req = _parse(input, ctx)
         # Off the event loop: a far start_line in a big file means scanning many megabytes.
-        result = await asyncio.to_thread(read_page, req)
+        files = ctx.session.files
+        if files.editor and not req.saved:
+            result = await _read_through(files, req)
+        else:
+            result = await asyncio.to_thread(read_page, req)
         ctx.session.remember(req.path)
         return result
 
@@ -160,13 +166,33 @@ def read_page(req: ReadRequest) -> ToolResult:
                 f"{req.shown} is a binary file ({kind}, {human_size(st.st_size)}); read_file only "
                 "reads text. Use run_in_terminal (e.g. `file`, `xxd | head`) to inspect it."
             )
-        if st.st_size == 0:
-            return ToolResult(f"{req.shown} is empty (0 lines).", data={"total_lines": 0})
         handle.seek(0)
-        lines, more = _page(handle, req)
-        shown_to = req.start + len(lines) - 1
-        total, total_text, exact = _count_lines(handle, st.st_size, shown_to + (1 if more else 0))
+        return page_of(req, handle, st.st_size)
+
+
+def page_of(req: ReadRequest, handle: IO[bytes], size: int) -> ToolResult:
+    """The page of ``req`` from ``handle``, a text of ``size`` bytes."""
+    if size == 0:
+        return ToolResult(f"{req.shown} is empty (0 lines).", data={"total_lines": 0})
+    lines, more = _page(handle, req)
+    shown_to = req.start + len(lines) - 1
+    total, total_text, exact = _count_lines(handle, size, shown_to + (1 if more else 0))
     return _result(req, lines, shown_to, total, total_text, exact, more)
+
+
+async def _read_through(files: FileAccess, req: ReadRequest) -> ToolResult:
+    """A page of the file's text as the editor holds it (unsaved changes too); an image or a
+    binary file, which an editor has no text of, is read from disk."""
+    check_file(req.path, req.shown)
+    try:
+        with req.path.open("rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError as exc:
+        raise ToolError(f"Cannot read {req.shown}: {exc.strerror or exc}.") from None
+    if sniff_image(head) is not None or sniff_binary(head, req.path.name) is not None:
+        return await asyncio.to_thread(read_page, req)
+    data = (await files.read(req.path, req.shown)).text.encode("utf-8", "surrogateescape")
+    return page_of(req, io.BytesIO(data), len(data))
 
 
 def _page(handle: IO[bytes], req: ReadRequest) -> tuple[list[str], bool]:

@@ -3,7 +3,6 @@ line endings and mode, refusing stale or ambiguous edits."""
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import re
 from dataclasses import dataclass
@@ -12,11 +11,11 @@ from typing import Any
 
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
+from agent_tui.tools.file_access import Reader, preload
 from agent_tui.tools.fs_args import optional_bool, require_str
 from agent_tui.tools.fs_util import (
     Edit,
     TextFile,
-    atomic_write,
     diff_block,
     edits_diff,
     read_text_for_edit,
@@ -38,7 +37,13 @@ class ReplacePlan:
         return edits_diff(self.original.text, self.edits, self.shown, self.shown)
 
 
-def _plan(input: Any, ctx: ToolContext) -> ReplacePlan:
+async def _plan_read(input: Any, ctx: ToolContext) -> ReplacePlan:
+    """The plan, from the file's text as ``ctx.session.files`` has it (the editor's buffer)."""
+    path = ctx.resolve(require_str(input, "path"))
+    return _plan(input, ctx, await preload(ctx.session.files, [(path, ctx.relative(path))]))
+
+
+def _plan(input: Any, ctx: ToolContext, read: Reader = read_text_for_edit) -> ReplacePlan:
     path = ctx.resolve(require_str(input, "path"))
     old = require_str(input, "old_string", allow_empty=True).replace("\r\n", "\n")
     new = require_str(input, "new_string", allow_empty=True).replace("\r\n", "\n")
@@ -53,7 +58,7 @@ def _plan(input: Any, ctx: ToolContext) -> ReplacePlan:
         raise ToolError("`old_string` and `new_string` are the same; there is nothing to change.")
     if not path.exists() and not path.is_symlink():
         raise ToolError(f"{shown} does not exist; use create_file to create it.")
-    original = read_text_for_edit(path, shown)
+    original = read(path, shown)
     if ctx.session.changed_since_seen(path):
         raise ToolError(
             f"{shown} changed on disk since you last read it; read it again (read_file) and retry "
@@ -159,17 +164,19 @@ def _not_found(text: str, old: str, shown: str) -> str:
     return message + "\nRead the file again if unsure, then retry with its exact text."
 
 
-def _write(plan: ReplacePlan) -> None:
-    atomic_write(plan.path, plan.original.encode(plan.new_text), mode=plan.original.mode)
-
-
 class ReplaceStringTool(BaseTool):
     """Replace an exact string in a file."""
 
     name = "replace_string_in_file"
 
     def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
-        plan = _plan(input, ctx)
+        return self._prepared(_plan(input, ctx))
+
+    async def prepare_async(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
+        return self._prepared(await _plan_read(input, ctx))
+
+    @staticmethod
+    def _prepared(plan: ReplacePlan) -> Prepared:
         return Prepared(
             invocation_message=f"Editing {plan.shown}",
             past_tense_message=f"Edited {plan.shown}",
@@ -178,8 +185,8 @@ class ReplaceStringTool(BaseTool):
         )
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        plan = _plan(input, ctx)
-        await asyncio.to_thread(_write, plan)
+        plan = await _plan_read(input, ctx)
+        await ctx.session.files.write(plan.path, plan.shown, plan.new_text, plan.original)
         ctx.session.remember(plan.path)
         first = plan.edits[0][0] + 1
         where = (

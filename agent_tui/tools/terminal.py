@@ -20,6 +20,7 @@ from agent_tui.key_env import child_environ
 from agent_tui.sandbox.blocked import Block, summary
 from agent_tui.tools.base import BaseTool, Confirmation, Prepared, ToolContext, ToolResult
 from agent_tui.tools.git_config import hardening_env
+from agent_tui.tools.terminal_client import run_in_client
 from agent_tui.tools.terminal_env import terminal_environment
 from agent_tui.tools.terminal_manager import terminal_manager
 from agent_tui.tools.terminal_process import (
@@ -169,6 +170,8 @@ class RunInTerminalTool(BaseTool):
             return await self._start_background(command, shell, cwd, ctx)
         timeout = self._timeout(input, ctx)
         sandbox, domains = command_sandbox(ctx)
+        if sandbox is None and ctx.session.terminal is not None:
+            return await run_in_client(ctx.session.terminal, command, shell, cwd, timeout, ctx)
         # Inside the sandbox only its private temp dir is writable: the trap writes there.
         fd, cwd_file = tempfile.mkstemp(
             prefix="agent-tui-cwd-", dir=sandbox.private_tmp() if sandbox else None

@@ -20,7 +20,14 @@ ACPX = ROOT / "tests" / ".mcp-servers" / "node_modules" / ".bin" / "acpx"
 CREATE = {"id": "c1", "name": "create_file", "input": {"path": "hello.txt", "content": "hi\n"}}
 
 
-def _acpx(ws: Path, fake: FakeLLM, home: Path, policy: str, exit_code: int) -> list[dict[str, Any]]:
+def _acpx(
+    ws: Path,
+    fake: FakeLLM,
+    home: Path,
+    policy: str,
+    exit_code: int,
+    extra_env: dict[str, str] | None = None,
+) -> list[dict[str, Any]]:
     """``acpx exec`` of one prompt; returns the JSON-RPC messages it printed (--format json)."""
     if not ACPX.exists():
         missing("acpx is not installed (scripts/setup.sh dev)")
@@ -37,6 +44,7 @@ def _acpx(ws: Path, fake: FakeLLM, home: Path, policy: str, exit_code: int) -> l
         ]
     )
     env = {"HOME": str(home), "AGENT_TUI_STATE_DIR": str(home / "state"), "ANTHROPIC_API_KEY": "k"}
+    env.update(extra_env or {})
     done = subprocess.run(
         [str(ACPX), "--cwd", str(ws), "--agent", agent, policy, "--format", "json", "--ttl", "0"]
         + ["exec", "make hello.txt"],
@@ -81,3 +89,30 @@ def test_acpx_runs_a_turn_with_an_approval(
     assert [m["result"]["stopReason"] for m in messages if "stopReason" in m.get("result", {})] == [
         "end_turn"
     ]
+
+
+def test_acpx_reads_edits_and_runs_through_its_fs_and_terminal(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """acpx offers fs and terminal: the read, the edit and the command go through them (acpx
+    writes its files to disk, so the edit is there), and the model gets the command's output."""
+    ws = new_workspace(tmp_path, home=True)
+    (ws / "notes.txt").write_text("old line\n")
+    calls = [
+        {"id": "r1", "name": "read_file", "input": {"path": "notes.txt"}},
+        {
+            "id": "e1",
+            "name": "replace_string_in_file",
+            "input": {"path": "notes.txt", "old_string": "old line", "new_string": "new line"},
+        },
+        {"id": "t1", "name": "run_in_terminal", "input": {"command": "echo from-$((6*7))"}},
+    ]
+    fake_llm.set_script([{"tool_calls": calls[:1]}, {"tool_calls": calls[1:]}, {"text": "Done."}])
+    env = {"AGENT_TUI_SANDBOX": "off"}
+    messages = _acpx(ws, fake_llm, tmp_path / "home", "--approve-all", 0, env)
+    asked = [m.get("method") for m in messages if "id" in m and "method" in m]
+    for method in ("fs/read_text_file", "fs/write_text_file", "terminal/create"):
+        assert method in asked, (method, asked)
+    assert (ws / "notes.txt").read_text() == "new line\n"
+    told = json.dumps(fake_llm.requests[-1]["messages"])
+    assert "old line" in told and "from-42" in told
