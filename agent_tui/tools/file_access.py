@@ -81,8 +81,16 @@ class EditorFiles:
 
     editor = True
 
-    def __init__(self, workspace: Path, read: ReadRemote | None, write: WriteRemote | None):
+    def __init__(
+        self,
+        workspace: Path,
+        read: ReadRemote | None,
+        write: WriteRemote | None,
+        extra_roots: list[Path] | None = None,
+    ):
         self._workspace = workspace
+        # The session's own list (SessionState.extra_roots): an /add-dir later counts here too.
+        self._extra_roots = extra_roots if extra_roots is not None else []
         self._read, self._write = read, write
         self._local = LocalFiles()
 
