@@ -66,7 +66,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),  # what the core says, and what a command asks a front end to do
     ("sandbox", ["sandbox"]),
     ("tools", ["tools"]),
-    ("services", ["checkpoints", "mcp", "skills", "hooks", "sessions", "subagents.loader"]),
+    (
+        "services",
+        ["checkpoints", "mcp", "skills", "hooks", "sessions", "subagents.loader", "toolsearch"],
+    ),
     # The registries' records (what a command or a participant is) sit below the agent, which
     # dispatches through them; the built-in commands and participants sit above it, since /help
     # and /context read the agent's state.

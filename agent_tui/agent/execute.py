@@ -108,9 +108,11 @@ def unavailable_message(name: str, offered: tuple[str, ...]) -> str:
     """
     shown = ", ".join(offered[:MAX_NAMED_TOOLS]) or "none"
     more = f" and {len(offered) - MAX_NAMED_TOOLS} more" if len(offered) > MAX_NAMED_TOOLS else ""
+    # Whether the name is one tool_search could load is not said: a disabled tool stays unnamed.
+    search = " Load others with tool_search first." if "tool_search" in offered else ""
     return (
         f"There is no tool named {name[:64]!r} available in this request; it was not run. "
-        f"Call only the tools offered with this request: {shown}{more}."
+        f"Call only the tools offered with this request: {shown}{more}.{search}"
     )
 
 
@@ -120,7 +122,7 @@ class CallProcessor:
     Args:
         deps: the agent's tools, approvals, session and the rest.
         offered: the names of the tools the round's request offered, exactly as sent: a call to
-            any other (one the 128-tool cap left out, one disabled, one outside the participant's
+            any other (one deferred behind tool_search and not loaded, one disabled, one outside the participant's
             or the sub-agent's set, an invented name) is refused without running.
         emit: where the events go.
         agent: the running Agent, for run_agent (None: no sub-agents).

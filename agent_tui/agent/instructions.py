@@ -46,6 +46,16 @@ def base_prompt() -> str:
     return _read_template("system.md")
 
 
+def small_window_prompt(system: str) -> str:
+    """``system`` with the short base prompt (``prompts/system_small.md``) in place of the full
+    one: for windows of 16k tokens or less and local servers, whose prefill is slow (issue 28).
+    A prompt that does not start with the base prompt (a sub-agent's own) is kept as it is."""
+    base = base_prompt()
+    if not system.startswith(base):
+        return system
+    return _read_template("system_small.md") + system[len(base) :]
+
+
 def prompt_template(name: str) -> str:
     """A shipped prompt template by its path under ``prompts/`` ("participants/workspace.md")."""
     return _read_template(name)

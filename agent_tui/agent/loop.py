@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
+from agent_tui.agent.instructions import small_window_prompt
 from agent_tui.agent.past_calls import slim_past_calls
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
@@ -434,7 +435,7 @@ class Agent:
 
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         """One round: query the model, keep its answer, execute the calls it made."""
-        specs = self.deps.tools.specs(plan.tool_names)
+        specs, plan = await self._offered(plan)
         reply = _Reply()
         async for event in self._query(plan, state, specs, reply):
             yield event
@@ -445,6 +446,21 @@ class Agent:
                 yield event
         for event in self._check_reply(state, specs, reply):
             yield event
+
+    async def _offered(self, plan: TurnPlan) -> tuple[list[ToolSpec], TurnPlan]:
+        """The tools this round offers, within the measured window (``toolsearch/``), and the
+        plan with short instructions when the window is small or the server local."""
+        from agent_tui.toolsearch.offer import small_window
+        from agent_tui.toolsearch.session import offer_for
+
+        if (served := await self.window_discovery.wait(self.model)) is not None:
+            self.budget.served[self.model.name] = served[0]
+        window, local = self.budget.window(self.model), self.budget.local_server(self.model)
+        deps = self.deps
+        specs = offer_for(deps.tools, deps.session, deps.config, plan.tool_names, window, local)
+        if small_window(window, local):
+            plan = replace(plan, system_prompt=small_window_prompt(plan.system_prompt))
+        return specs, plan
 
     def _check_reply(
         self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
@@ -474,8 +490,6 @@ class Agent:
         """
         tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         attempt = _Attempt()
-        if (served := await self.window_discovery.wait(self.model)) is not None:
-            self.budget.served[self.model.name] = served[0]
         # The calls that ran keep their long arguments (a file's content) out of every request
         # from now on; the file is on disk for the model to read back.
         slim_past_calls(self.conversation)
@@ -653,7 +667,7 @@ class Agent:
         self, state: _TurnState, specs: list[ToolSpec], calls: list[RawCall]
     ) -> AsyncIterator[ev.Event]:
         """Run the calls, then hand the model what the user typed meanwhile (steering)."""
-        # Only what this request offered may run: not a tool the 128-tool cap left out, one
+        # Only what this request offered may run: not a tool deferred behind tool_search, one
         # disabled or registered since, or one outside the participant's or sub-agent's set.
         async for event in self._run_calls(calls, [s.name for s in specs]):
             if isinstance(event, ev.SubagentEvent) and isinstance(event.inner, ev.UsageUpdated):

@@ -36,6 +36,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "read_skill": "agent_tui.skills.tool:ReadSkillTool",
     "run_agent": "agent_tui.subagents.tool:RunAgentTool",
     "todo": "agent_tui.tools.todo:TodoTool",
+    "tool_search": "agent_tui.toolsearch.tool:ToolSearchTool",
 }
 
 MAX_TOOLS = 128  # the most tools an API request may carry (OpenAI's limit; the picker shows it)
