@@ -16,11 +16,15 @@ from agent_tui.tools.base import Manifest
 K1 = 1.2  # BM25's usual constants
 B = 0.75
 _WORD = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|\d+")
+# Words that say nothing about what a tool does ("the weather in Oslo" is about weather).
+STOP_WORDS = frozenset(
+    "a an and any as at be by for from in into is it its of on or that the this to with".split()
+)
 
 
 def words(text: str) -> list[str]:
     """Lower-case words of ``text``, with ``snake_case``, ``kebab-case`` and ``camelCase`` split."""
-    return [word.lower() for word in _WORD.findall(text)]
+    return [w for word in _WORD.findall(text) if (w := word.lower()) not in STOP_WORDS]
 
 
 def _stem(word: str) -> str:
