@@ -41,6 +41,6 @@ def cap_notice(registry: ToolRegistry) -> str | None:
     more = f" and {len(names) - MAX_NAMES} more" if len(names) > MAX_NAMES else ""
     return (
         f"{plural(len(names), 'tool')} of {enabled} not offered to the model (it takes at most "
-        f"{MAX_TOOLS}, and tool_search is disabled): {shown}{more}. Choose with /tools or "
+        f"{MAX_TOOLS}, and tool_search is off): {shown}{more}. Choose with /tools or "
         "[tools] disabled in .agentrc."
     )
