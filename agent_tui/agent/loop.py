@@ -120,6 +120,7 @@ class _Attempt:
 class _Reply:
     """What a round's request brought back: filled by ``_query``, read by the later phases."""
 
+    specs: list[ToolSpec]  # the tools the request offered (toolsearch/: within the window)
     built: BuiltPrompt
     assembler: RoundAssembler
     gate: TextCallGate
@@ -435,10 +436,10 @@ class Agent:
 
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         """One round: query the model, keep its answer, execute the calls it made."""
-        specs, plan = await self._offered(plan)
         reply = _Reply()
-        async for event in self._query(plan, state, specs, reply):
+        async for event in self._query(plan, state, reply):
             yield event
+        specs = reply.specs
         async for event in self._keep_answer(state, specs, reply):
             yield event
         if reply.calls:
@@ -447,14 +448,12 @@ class Agent:
         for event in self._check_reply(state, specs, reply):
             yield event
 
-    async def _offered(self, plan: TurnPlan) -> tuple[list[ToolSpec], TurnPlan]:
+    def _offered(self, plan: TurnPlan) -> tuple[list[ToolSpec], TurnPlan]:
         """The tools this round offers, within the measured window (``toolsearch/``), and the
         plan with short instructions when the window is small or the server local."""
         from agent_tui.toolsearch.offer import small_window
         from agent_tui.toolsearch.session import offer_for
 
-        if (served := await self.window_discovery.wait(self.model)) is not None:
-            self.budget.served[self.model.name] = served[0]
         window, local = self.budget.window(self.model), self.budget.local_server(self.model)
         deps = self.deps
         specs = offer_for(deps.tools, deps.session, deps.config, plan.tool_names, window, local)
@@ -481,18 +480,22 @@ class Agent:
         self.conversation.append_user(request_message(nudge.message, ()))
 
     async def _query(
-        self, plan: TurnPlan, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+        self, plan: TurnPlan, state: _TurnState, reply: _Reply
     ) -> AsyncIterator[ev.Event]:
         """Build the request from the conversation and stream the answer into ``reply``.
 
         A request the server counts over the window, or refuses as too long before any output,
         is built again (pruned or compacted) and sent once more.
         """
-        tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         attempt = _Attempt()
+        if (served := await self.window_discovery.wait(self.model)) is not None:
+            self.budget.served[self.model.name] = served[0]
         # The calls that ran keep their long arguments (a file's content) out of every request
         # from now on; the file is on disk for the model to read back.
         slim_past_calls(self.conversation)
+        specs, plan = self._offered(plan)  # the window is known: the tools that fit it
+        reply.specs = specs
+        tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         while True:
             # Near the window (or the smaller one a "too long" revealed) a summary of the older
             # turns comes before pruning drops them.
