@@ -25,14 +25,14 @@ WINDOW = 32768
 # between 85% and 100% of that budget by chars/4 (so the client believes it fits) but over the
 # server's limit at 2.5 chars a token.
 BIG_FILE = "".join(f"line {n:04d} of a file long enough to count\n" for n in range(1900))
+CPT = 2.5
+PROMPT = "#file:big.txt what does it say?"
+ANSWER = [{"text": "done"}]
 # A local server is sent the short instructions and the small core of tools (issue 28), some
 # 8,000 characters less: its file is longer, to land at the same place.
 LOCAL_FILE = BIG_FILE + "".join(
     f"line {n:04d} of a file long enough to count\n" for n in range(150)
 )
-CPT = 2.5
-PROMPT = "#file:big.txt what does it say?"
-ANSWER = [{"text": "done"}]
 
 
 def run(
