@@ -87,10 +87,11 @@ def plan_offer(
     small = small_window(window, local)
     core = [m for m in others if _core(m, small, settings)]
     later = [m for m in others if m not in core]
-    always_later = [m for m in later if small or m.source == "built-in"]
+    always_later = [m for m in later if m.source == "built-in"]
     optional = [m for m in later if m not in always_later]
+    # As Claude Code does: the MCP (and user) tools' schemas against a share of the window.
     share = settings.share / 2 if window <= SMALL_WINDOW else settings.share
-    fits = schema_chars([*core, *optional]) / CHARS_PER_TOKEN <= share * window
+    fits = schema_chars(optional) / CHARS_PER_TOKEN <= share * window
     if fits and len(core) + len(optional) < MAX_TOOLS:
         core, later = [*core, *optional], always_later
     found = [m for m in later if m.name in loaded]
