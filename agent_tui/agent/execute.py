@@ -138,6 +138,18 @@ class CallProcessor:
         self.results: dict[str, ToolResult] = {}
         self.edited: dict[str, dict[str, Any]] = {}  # call id -> the input the user edited
 
+    def _unavailable(self, name: str) -> str:
+        """The refusal of a call to a tool not offered; one waiting behind tool_search is loaded
+        for the next request instead of searched for (the model knew its name)."""
+        from agent_tui.toolsearch.session import load_named
+
+        if load_named(self.deps.session, name):
+            return (
+                f"{name} was not offered with this request and did not run; it is loaded now: "
+                "call it again."
+            )
+        return unavailable_message(name, self.offered)
+
     def _context(self, call_id: str) -> ToolContext:
         def on_output(text: str) -> None:
             self.emit(ev.ToolOutputDelta(call_id, text))
@@ -227,7 +239,7 @@ class CallProcessor:
             return None
         if not self._offered(call.name):
             self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None, origin=call.origin))
-            self._finish(call, error_result(unavailable_message(call.name, self.offered)))
+            self._finish(call, error_result(self._unavailable(call.name)))
             return None
         manifest = self.deps.tools.manifest(call.name)
         try:

@@ -47,3 +47,13 @@ def offer_for(
     )
     session.extras[DEFERRED_KEY] = offer.deferred
     return offer.specs
+
+
+def load_named(session: SessionState, name: str) -> bool:
+    """Load ``name`` when this round deferred it (the model called it by a name it knew):
+    offered from the next request on. False: no such deferred tool (nothing is said of it)."""
+    deferred = session.extras.get(DEFERRED_KEY, ())
+    if not any(manifest.name == name for manifest in deferred):
+        return False
+    session.extras.setdefault(LOADED_KEY, set()).add(name)
+    return True

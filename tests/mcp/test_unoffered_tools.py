@@ -36,7 +36,7 @@ def go(tmp_path: Path, fake_llm: FakeLLM, prompt: str = "go", *flags: str) -> An
     )
 
 
-def test_a_deferred_tool_does_not_run_until_tool_search_loads_it(
+def test_a_deferred_tool_called_by_name_does_not_run_but_is_loaded(
     tmp_path: Path, fake_llm: FakeLLM
 ) -> None:
     marks = tmp_path / "marks"
@@ -45,20 +45,24 @@ def test_a_deferred_tool_does_not_run_until_tool_search_loads_it(
     fake_llm.set_script(
         [
             {"tool_calls": [{"id": "c1", "name": "mcp_results_f290", "input": {}}]},
+            {"tool_calls": [{"id": "c2", "name": "mcp_results_f290", "input": {}}]},
             {"text": "Finished."},
         ]
     )
     proc = go(tmp_path, fake_llm)
     assert proc.returncode == 0, proc.stderr
-    names = offered(fake_llm.requests[0])
+    first, second, _ = fake_llm.requests
     # 300 MCP tools are more than a request carries: the core tools and tool_search are offered.
+    names = offered(first)
     assert "tool_search" in names and not any(n.startswith("mcp_results_") for n in names)
-    assert not (marks / "ran-f290").exists()  # deferred and not loaded: it does not run
-    refusal = tool_results(fake_llm.requests[1])["c1"]
-    assert "'mcp_results_f290' available in this request" in refusal
-    assert "tool_search" in refusal
-    # The refusal names only what the request offered, not the deferred tools.
-    assert "mcp_results_f289" not in refusal and "mcp_results_f200" not in refusal
+    # Called by its name without being offered: it does not run, and the next request offers it.
+    assert tool_results(second)["c1"] == (
+        "mcp_results_f290 was not offered with this request and did not run; it is loaded now: "
+        "call it again."
+    )
+    assert "mcp_results_f290" in offered(second)
+    assert [n for n in offered(second) if n.startswith("mcp_results_")] == ["mcp_results_f290"]
+    assert (marks / "ran-f290").exists()  # the second call, offered, ran
 
 
 def test_a_disabled_tool_does_not_run_when_the_model_calls_it(
