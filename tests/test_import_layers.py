@@ -65,11 +65,8 @@ LAYERS: list[tuple[str, list[str]]] = [
         ["events", "actions"],
     ),  # what the core says, and what a command asks a front end to do
     ("sandbox", ["sandbox"]),
-    ("tools", ["tools"]),
-    (
-        "services",
-        ["checkpoints", "mcp", "skills", "hooks", "sessions", "subagents.loader", "toolsearch"],
-    ),
+    ("tools", ["tools", "toolsearch"]),  # toolsearch: which tools a request offers, tool_search
+    ("services", ["checkpoints", "mcp", "skills", "hooks", "sessions", "subagents.loader"]),
     # The registries' records (what a command or a participant is) sit below the agent, which
     # dispatches through them; the built-in commands and participants sit above it, since /help
     # and /context read the agent's state.
