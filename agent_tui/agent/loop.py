@@ -458,7 +458,8 @@ class Agent:
         deps = self.deps
         specs = offer_for(deps.tools, deps.session, deps.config, plan.tool_names, window, local)
         if small_window(window, local):
-            plan = replace(plan, system_prompt=small_window_prompt(plan.system_prompt))
+            searching = any(spec.name == "tool_search" for spec in specs)
+            plan = replace(plan, system_prompt=small_window_prompt(plan.system_prompt, searching))
         return specs, plan
 
     def _check_reply(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from agent_tui.agent.instructions import compose_system_prompt, small_window_prompt
 from agent_tui.tools.base import Manifest, SessionState, ToolContext
 from agent_tui.tools.registry import MAX_TOOLS, builtin_registry
 from agent_tui.toolsearch.offer import (
@@ -16,6 +19,7 @@ from agent_tui.toolsearch.offer import (
 )
 from agent_tui.toolsearch.scoring import rank, words
 from agent_tui.toolsearch.tool import ToolSearchTool
+from tests.participants.agent_double import isolated_workspace
 
 
 def mcp_tool(name: str, description: str = "", size: int = 0) -> Manifest:
@@ -112,3 +116,15 @@ async def test_the_tool_loads_what_it_found_for_the_session(tmp_path: Path) -> N
     assert len(session.extras[LOADED_KEY]) == 4 and "mcp_srv_weather" in session.extras[LOADED_KEY]
     nothing = await tool.invoke({"query": "spaceship"}, ctx)
     assert nothing.content.startswith("No tool matches 'spaceship' (11 can be loaded)")
+
+
+def test_the_short_instructions_name_tool_search_only_when_it_is_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    system = compose_system_prompt(isolated_workspace(tmp_path, monkeypatch))
+    searching, alone = small_window_prompt(system, True), small_window_prompt(system, False)
+    assert "- `tool_search` finds more tools" in searching and "tool_search" not in alone
+    environment = system[system.index("\n\n# Environment") :]
+    assert searching.endswith(environment) and alone.endswith(environment)
+    assert len(searching) < len(system) - 1_000
+    assert small_window_prompt("You explore the code.", True) == "You explore the code."

@@ -156,7 +156,7 @@ def test_a_4k_local_window_starts_and_a_tool_call_round_trips(
     first, second = fake_llm.requests
     assert set(offered(first)) == SMALL_CORE
     system = system_text(first)
-    assert "`tool_search` finds" in system and "# How to work" not in system
+    assert "- `tool_search` finds more tools" in system and "# How to work" not in system
     # The prompt fits the 2,048 tokens a 4k window leaves beside the reply (chars/4).
     assert prompt_chars(first) / 4 < 2048 * 0.8, prompt_chars(first)
     result = next(m for m in second["messages"] if m["role"] == "tool")
