@@ -86,9 +86,10 @@ def plan_offer(
         return Offer([spec(m) for m in others[:MAX_TOOLS]], ())
     small = small_window(window, local)
     core = [m for m in others if _core(m, small, settings)]
-    later = [m for m in others if m not in core]
+    core_names = {m.name for m in core}
+    later = [m for m in others if m.name not in core_names]
     always_later = [m for m in later if m.source == "built-in"]
-    optional = [m for m in later if m not in always_later]
+    optional = [m for m in later if m.source != "built-in"]
     # As Claude Code does: the MCP (and user) tools' schemas against a share of the window.
     share = settings.share / 2 if window <= SMALL_WINDOW else settings.share
     fits = schema_chars(optional) / CHARS_PER_TOKEN <= share * window

@@ -128,3 +128,21 @@ def test_the_short_instructions_name_tool_search_only_when_it_is_offered(
     assert searching.endswith(environment) and alone.endswith(environment)
     assert len(searching) < len(system) - 1_000
     assert small_window_prompt("You explore the code.", True) == "You explore the code."
+
+
+def test_tools_with_nothing_behind_them_are_neither_offered_nor_found(tmp_path: Path) -> None:
+    from agent_tui.config import Config, ModelConfig
+    from agent_tui.toolsearch.session import SKILLS_FOUND_KEY, offer_for
+
+    registry, session = builtin_registry(), SessionState()
+    model = ModelConfig("anthropic", "claude-sonnet-4-5", "https://api.anthropic.com", "K")
+    offline = Config(model, {"sandbox": {"network": False}}, tmp_path)
+    offered = [s.name for s in offer_for(registry, session, offline, None, 200_000, False)]
+    waiting = [m.name for m in session.extras[DEFERRED_KEY]]
+    assert "read_skill" not in offered + waiting and "fetch_webpage" not in offered + waiting
+    session.extras[SKILLS_FOUND_KEY] = 2
+    online = Config(model, {}, tmp_path)
+    offered = [s.name for s in offer_for(registry, session, online, None, 200_000, False)]
+    assert "read_skill" in offered and "fetch_webpage" in [
+        m.name for m in session.extras[DEFERRED_KEY]
+    ]
