@@ -128,6 +128,10 @@ SCHEMA: dict[str, Any] = {
                 "disabled": {"type": "array", "items": {"type": "string"}},
                 # Longer tool results reach the model as start + end, the whole saved to a file.
                 "max_result_chars": {"type": "integer", "minimum": 2000},
+                # Tool search (toolsearch/): the share of the window tool schemas may take before
+                # the rest wait behind tool_search, and tools offered up front all the same.
+                "search_threshold": {"type": "number", "minimum": 0, "maximum": 1},
+                "always_offer": {"type": "array", "items": {"type": "string"}},
                 "eligible_for_auto_approval": _BOOL_MAP,
                 "terminal": {
                     "type": "object",

@@ -151,7 +151,10 @@ def test_git_runs_do_not_see_the_api_key_variable(tmp_path: Path, fake_llm: Fake
     ws.mkdir()
     subprocess.run([real_git, "init", "-q"], cwd=ws, check=True)
     (ws / "a.txt").write_text("changed\n")
-    script = [call("get_changed_files"), {"text": "ok"}]
+    load = {
+        "tool_calls": [{"id": "s0", "name": "tool_search", "input": {"query": "get_changed_files"}}]
+    }  # it waits behind tool_search
+    script = [load, call("get_changed_files"), {"text": "ok"}]
     # The wrapper writes its record outside the workspace, which the sandbox (where the app's
     # own git runs read-only) would refuse: this test is about the environment, so it is off.
     off = '[sandbox]\nmode = "off"\n'

@@ -70,7 +70,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         ["events", "actions"],
     ),  # what the core says, and what a command asks a front end to do
     ("sandbox", ["sandbox"]),
-    ("tools", ["tools"]),
+    ("tools", ["tools", "toolsearch"]),  # toolsearch: which tools a request offers, tool_search
     ("services", ["checkpoints", "mcp", "lsp", "skills", "hooks", "sessions", "subagents.loader"]),
     # The registries' records (what a command or a participant is) sit below the agent, which
     # dispatches through them; the built-in commands and participants sit above it, since /help

@@ -112,6 +112,8 @@ def test_kill_terminal_takes_the_escaped_processes_and_reaps_them(
         'p=$(cat pid.txt); if [ -e /proc/$p ]; then grep "^State" /proc/$p/status; '
         "else echo gone; fi"
     )
+    # kill_terminal waits behind tool_search (issue 26); offered up front here.
+    (tmp_path / ".agentrc").write_text('[tools]\nalways_offer = ["kill_terminal"]\n')
     pid = int(
         run_commands(
             tmp_path,

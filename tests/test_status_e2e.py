@@ -76,7 +76,10 @@ def test_context_counts_instructions_tools_and_the_room_left(ws: Path, fake_llm:
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert re.search(r"\| system: instructions files \(AGENTS\.md\) \| 1[0-9]{2} \|", out), out
-    assert re.search(r"\| tools: built-in tool schemas \(\d+\) \| [\d,]+ \|", out)
+    assert re.search(
+        r"\| tools: built-in tool schemas \(\d+; \d+ more found with tool_search\) \| [\d,]+ \|",
+        out,
+    )
     assert "tokens are left before automatic compaction" in out
     assert fake_llm.requests == []
 

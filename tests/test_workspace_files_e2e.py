@@ -19,6 +19,10 @@ from tests.fakes.llm_server import FakeLLM
 from tests.helpers import run_cli
 
 SECRET = "SECRET-KEY-MATERIAL-4242"
+# get_changed_files waits behind tool_search (issue 26): the model loads it first.
+LOAD_CHANGED_FILES = {
+    "tool_calls": [{"id": "s0", "name": "tool_search", "input": {"query": "get_changed_files"}}]
+}
 
 
 @pytest.fixture
@@ -100,7 +104,7 @@ def test_get_changed_files_runs_no_program_from_git_config(
     (repo / "notes.txt").symlink_to(secret)  # untracked link out of the workspace
     (repo / "docs").symlink_to(secret.parent, target_is_directory=True)
     call = {"id": "c1", "name": "get_changed_files", "input": {}}
-    fake_llm.set_script([{"tool_calls": [call]}, {"text": "seen"}])
+    fake_llm.set_script([LOAD_CHANGED_FILES, {"tool_calls": [call]}, {"text": "seen"}])
 
     proc = _agent(repo, home, fake_llm, "-p", "what changed?")
 
@@ -140,7 +144,7 @@ def test_a_work_tree_set_elsewhere_is_not_diffed(
     _git(repo, home, "commit", "-q", "-m", "initial")
     _git(repo, home, "config", "core.worktree", str(secret.parent))
     call = {"id": "c1", "name": "get_changed_files", "input": {}}
-    fake_llm.set_script([{"tool_calls": [call]}, {"text": "seen"}])
+    fake_llm.set_script([LOAD_CHANGED_FILES, {"tool_calls": [call]}, {"text": "seen"}])
 
     tool = _agent(repo, home, fake_llm, "-p", "what changed?")
     reference = _agent(repo, home, fake_llm, "-p", "review #changes")

@@ -83,16 +83,26 @@ def _system_parts(agent: Agent) -> list[ContextPart]:
 
 
 def _tool_parts(agent: Agent) -> list[ContextPart]:
-    tools = agent.deps.tools
+    """The schemas the next request offers (``toolsearch/``), by kind; the deferred counted."""
+    from agent_tui.toolsearch.offer import DEFERRED_KEY
+    from agent_tui.toolsearch.session import offer_for
+
+    deps, model = agent.deps, agent.model
+    window, local = agent.budget.window(model), agent.budget.local_server(model)
+    specs = offer_for(deps.tools, deps.session, deps.config, None, window, local)
+    deferred = len(deps.session.extras.get(DEFERRED_KEY, ()))
     chars = {"built-in": 0, "MCP": 0}
     count = {"built-in": 0, "MCP": 0}
-    for spec in tools.specs(None):
-        kind = "MCP" if tools.manifest(spec.name).source.startswith("mcp") else "built-in"
+    for spec in specs:
+        kind = "MCP" if deps.tools.manifest(spec.name).source.startswith("mcp") else "built-in"
         chars[kind] += len(spec.description) + len(str(spec.input_schema))
         count[kind] += 1
+    later = f"; {deferred} more found with tool_search" if deferred else ""
     return [
         ContextPart(
-            "tools", f"{kind} tool schemas ({count[kind]})", -(-chars[kind] // CHARS_PER_TOKEN)
+            "tools",
+            f"{kind} tool schemas ({count[kind]}{later * (kind == 'built-in')})",
+            -(-chars[kind] // CHARS_PER_TOKEN),
         )
         for kind in chars
         if count[kind]

@@ -116,9 +116,11 @@ def unavailable_message(name: str, offered: tuple[str, ...]) -> str:
     """
     shown = ", ".join(offered[:MAX_NAMED_TOOLS]) or "none"
     more = f" and {len(offered) - MAX_NAMED_TOOLS} more" if len(offered) > MAX_NAMED_TOOLS else ""
+    # Whether the name is one tool_search could load is not said: a disabled tool stays unnamed.
+    search = " Load others with tool_search first." if "tool_search" in offered else ""
     return (
         f"There is no tool named {name[:64]!r} available in this request; it was not run. "
-        f"Call only the tools offered with this request: {shown}{more}."
+        f"Call only the tools offered with this request: {shown}{more}.{search}"
     )
 
 
@@ -128,7 +130,7 @@ class CallProcessor:
     Args:
         deps: the agent's tools, approvals, session and the rest.
         offered: the names of the tools the round's request offered, exactly as sent: a call to
-            any other (one the 128-tool cap left out, one disabled, one outside the participant's
+            any other (one deferred behind tool_search and not loaded, one disabled, one outside the participant's
             or the sub-agent's set, an invented name) is refused without running.
         emit: where the events go.
         agent: the running Agent, for run_agent (None: no sub-agents).
@@ -143,6 +145,18 @@ class CallProcessor:
         self.emit = emit
         self.results: dict[str, ToolResult] = {}
         self.edited: dict[str, dict[str, Any]] = {}  # call id -> the input the user edited
+
+    def _unavailable(self, name: str) -> str:
+        """The refusal of a call to a tool not offered; one waiting behind tool_search is loaded
+        for the next request instead of searched for (the model knew its name)."""
+        from agent_tui.toolsearch.session import load_named
+
+        if load_named(self.deps.session, name):
+            return (
+                f"{name} was not offered with this request and did not run; it is loaded now: "
+                "call it again."
+            )
+        return unavailable_message(name, self.offered)
 
     def _context(self, call_id: str) -> ToolContext:
         def on_output(text: str) -> None:
@@ -233,7 +247,7 @@ class CallProcessor:
             return None
         if not self._offered(call.name):
             self.emit(ev.ToolCallStarted(call.id, call.name, call.input, None, origin=call.origin))
-            self._finish(call, error_result(unavailable_message(call.name, self.offered)))
+            self._finish(call, error_result(self._unavailable(call.name)))
             return None
         manifest = self.deps.tools.manifest(call.name)
         try:

@@ -46,6 +46,21 @@ def base_prompt() -> str:
     return _read_template("system.md")
 
 
+def small_window_prompt(system: str, searching: bool) -> str:
+    """``system`` with the short base prompt (``prompts/system_small.md``) in place of the full
+    one: for windows of 16k tokens or less and local servers, whose prefill is slow (issue 28).
+    ``searching``: ``tool_search`` is offered (the prompt says what it is for). A prompt that does
+    not start with the base prompt (a sub-agent's own) is kept as it is."""
+    base = base_prompt()
+    if not system.startswith(base):
+        return system
+    search = SEARCH_LINE if searching else ""
+    return _read_template("system_small.md") + search + system[len(base) :]
+
+
+SEARCH_LINE = "\n- `tool_search` finds more tools (search, patches, the web) when you need them."
+
+
 def prompt_template(name: str) -> str:
     """A shipped prompt template by its path under ``prompts/`` ("participants/workspace.md")."""
     return _read_template(name)

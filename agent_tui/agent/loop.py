@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from agent_tui.agent.context_window import WindowDiscovery
 from agent_tui.agent.exact_count import ExactCounter, near_limit
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
+from agent_tui.agent.instructions import small_window_prompt
 from agent_tui.agent.past_calls import slim_past_calls
 from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import BuiltPrompt, request_message
@@ -128,6 +129,7 @@ class _Attempt:
 class _Reply:
     """What a round's request brought back: filled by ``_query``, read by the later phases."""
 
+    specs: list[ToolSpec]  # the tools the request offered (toolsearch/: within the window)
     built: BuiltPrompt
     assembler: RoundAssembler
     gate: TextCallGate
@@ -445,10 +447,10 @@ class Agent:
 
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         """One round: query the model, keep its answer, execute the calls it made."""
-        specs = self.deps.tools.specs(plan.tool_names)
         reply = _Reply()
-        async for event in self._query(plan, state, specs, reply):
+        async for event in self._query(plan, state, reply):
             yield event
+        specs = reply.specs
         async for event in self._keep_answer(state, specs, reply):
             yield event
         if reply.calls:
@@ -456,6 +458,20 @@ class Agent:
                 yield event
         for event in self._check_reply(state, specs, reply):
             yield event
+
+    def _offered(self, plan: TurnPlan) -> tuple[list[ToolSpec], TurnPlan]:
+        """The tools this round offers, within the measured window (``toolsearch/``), and the
+        plan with short instructions when the window is small or the server local."""
+        from agent_tui.toolsearch.offer import small_window
+        from agent_tui.toolsearch.session import offer_for
+
+        window, local = self.budget.window(self.model), self.budget.local_server(self.model)
+        deps = self.deps
+        specs = offer_for(deps.tools, deps.session, deps.config, plan.tool_names, window, local)
+        if small_window(window, local):
+            searching = any(spec.name == "tool_search" for spec in specs)
+            plan = replace(plan, system_prompt=small_window_prompt(plan.system_prompt, searching))
+        return specs, plan
 
     def _check_reply(
         self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
@@ -476,14 +492,13 @@ class Agent:
         self.conversation.append_user(request_message(nudge.message, ()))
 
     async def _query(
-        self, plan: TurnPlan, state: _TurnState, specs: list[ToolSpec], reply: _Reply
+        self, plan: TurnPlan, state: _TurnState, reply: _Reply
     ) -> AsyncIterator[ev.Event]:
         """Build the request from the conversation and stream the answer into ``reply``.
 
         A request the server counts over the window, or refuses as too long before any output,
         is built again (pruned or compacted) and sent once more.
         """
-        tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         attempt = _Attempt()
         async for note in self.window_discovery.waiting(self.model):
             yield ev.Notice(note)  # a server still loading its model is waited for, and said so
@@ -492,6 +507,9 @@ class Agent:
         # The calls that ran keep their long arguments (a file's content) out of every request
         # from now on; the file is on disk for the model to read back.
         slim_past_calls(self.conversation)
+        specs, plan = self._offered(plan)  # the window is known: the tools that fit it
+        reply.specs = specs
+        tools_chars = sum(len(s.description) + len(str(s.input_schema)) for s in specs)
         while True:
             # Near the window (or the smaller one a "too long" revealed) a summary of the older
             # turns comes before pruning drops them.
@@ -688,7 +706,7 @@ class Agent:
         self, state: _TurnState, specs: list[ToolSpec], calls: list[RawCall]
     ) -> AsyncIterator[ev.Event]:
         """Run the calls, then hand the model what the user typed meanwhile (steering)."""
-        # Only what this request offered may run: not a tool the 128-tool cap left out, one
+        # Only what this request offered may run: not a tool deferred behind tool_search, one
         # disabled or registered since, or one outside the participant's or sub-agent's set.
         async for event in self._run_calls(calls, [s.name for s in specs]):
             if isinstance(event, ev.SubagentEvent) and isinstance(event.inner, ev.UsageUpdated):

@@ -343,11 +343,13 @@ def skills_prompt(deps: AgentDeps, tool_names: tuple[str, ...] | None) -> tuple[
     """The system prompt's skills list and the skip notices; none when read_skill is not offered."""
     from agent_tui.skills.discover import find_skills
     from agent_tui.skills.prompt import skills_section
+    from agent_tui.toolsearch.session import SKILLS_FOUND_KEY
 
     offered = "read_skill" in deps.tools and "read_skill" not in deps.tools.disabled
     if not offered or (tool_names is not None and "read_skill" not in tool_names):
         return "", []
     skills, notices = find_skills(deps.workspace)
+    deps.session.extras[SKILLS_FOUND_KEY] = len(skills)  # read_skill is offered only with some
     return skills_section(skills), notices
 
 

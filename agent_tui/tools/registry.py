@@ -33,6 +33,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "kill_terminal": "agent_tui.tools.terminal:KillTerminalTool",
     "fetch_webpage": "agent_tui.tools.fetch_webpage:FetchWebpageTool",
     "get_changed_files": "agent_tui.tools.changed_files:GetChangedFilesTool",
+    "tool_search": "agent_tui.toolsearch.tool:ToolSearchTool",
     "read_skill": "agent_tui.skills.tool:ReadSkillTool",
     "run_agent": "agent_tui.subagents.tool:RunAgentTool",
     "todo": "agent_tui.tools.todo:TodoTool",

@@ -23,7 +23,9 @@ from tests.fakes.llm_server import FakeLLM
 from tests.fakes.validate import problems
 
 APIS = ["anthropic", "openai"]
-LONG = "word " * 1_200  # about 1,500 tokens a turn
+# About 2,000 tokens a turn: with the short prompt of an 8,000-token window (issue 28) the four
+# turns still fill it.
+LONG = "word " * 1_600
 
 
 @pytest.fixture

@@ -108,13 +108,17 @@ def test_an_edit_gets_the_errors_it_added_and_a_fix_gets_none(
 def test_the_diagnostics_tool_reports_a_files_problems(tmp_path: Path, fake_llm: FakeLLM) -> None:
     ws = new_workspace(tmp_path, {"m.py": OLD})
     _rc(tmp_path / "home", _server("basedpyright"))
-    fake_llm.set_script([_call("d1", "diagnostics", path="m.py"), {"text": "done"}])
+    search = _call("s1", "tool_search", query="diagnostics problems of a file")
+    fake_llm.set_script([search, _call("d1", "diagnostics", path="m.py"), {"text": "done"}])
 
     proc = _run(ws, fake_llm)
 
     assert proc.returncode == 0, proc.stderr
-    assert "diagnostics" in [t["name"] for t in fake_llm.requests[0]["tools"]]
-    result = tool_results(fake_llm.requests[1])["d1"]
+    # Behind tool_search (edits report their problems anyway); found and offered from then on.
+    assert "diagnostics" not in [t["name"] for t in fake_llm.requests[0]["tools"]]
+    assert "diagnostics" in tool_results(fake_llm.requests[1])["s1"]
+    assert "diagnostics" in [t["name"] for t in fake_llm.requests[1]["tools"]]
+    result = tool_results(fake_llm.requests[2])["d1"]
     assert result.startswith("m.py:1:10 error Type \"Literal['old']\""), result
 
 

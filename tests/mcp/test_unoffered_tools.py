@@ -1,9 +1,9 @@
 """Only the tools a request offered run (issue 22 item 2).
 
 With 317 MCP tools (over the 128-tool cap) a model's call to a tool the request left out used to
-run. Every call is now checked against exactly the list that request sent: a tool the cap left
-out, a disabled one, one outside the participant's set, an invented name, all get a result saying
-the tool is not available in this request, and nothing runs.
+run. Every call is now checked against exactly the list that request sent: a tool deferred behind
+tool_search and not loaded (issue 26), a disabled one, one outside the participant's set, an
+invented name, all get a result saying the tool is not available in this request, and nothing runs.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def go(tmp_path: Path, fake_llm: FakeLLM, prompt: str = "go", *flags: str) -> An
     )
 
 
-def test_a_tool_the_cap_left_out_does_not_run_when_the_model_calls_it(
+def test_a_deferred_tool_called_by_name_does_not_run_but_is_loaded(
     tmp_path: Path, fake_llm: FakeLLM
 ) -> None:
     marks = tmp_path / "marks"
@@ -44,28 +44,25 @@ def test_a_tool_the_cap_left_out_does_not_run_when_the_model_calls_it(
     results_agentrc(tmp_path / "home", env={"RESULTS_TOOLS": "300", "RESULTS_DIR": str(marks)})
     fake_llm.set_script(
         [
-            {
-                "tool_calls": [
-                    {"id": "c1", "name": "mcp_results_f000", "input": {}},
-                    {"id": "c2", "name": "mcp_results_f290", "input": {}},
-                ]
-            },
+            {"tool_calls": [{"id": "c1", "name": "mcp_results_f290", "input": {}}]},
+            {"tool_calls": [{"id": "c2", "name": "mcp_results_f290", "input": {}}]},
             {"text": "Finished."},
         ]
     )
     proc = go(tmp_path, fake_llm)
     assert proc.returncode == 0, proc.stderr
-    names = offered(fake_llm.requests[0])
-    assert len(names) == 128
-    assert "mcp_results_f000" in names and "mcp_results_f290" not in names
-    assert (marks / "ran-f000").exists()  # an offered tool runs
-    assert not (marks / "ran-f290").exists()  # the one the cap left out does not
-    results = tool_results(fake_llm.requests[1])
-    assert results["c1"] == "f000 ran"
-    refusal = results["c2"]
-    assert "'mcp_results_f290' available in this request" in refusal
-    # The refusal names only what the request offered, not the tools left out.
-    assert "mcp_results_f289" not in refusal and "mcp_results_f200" not in refusal
+    first, second, _ = fake_llm.requests
+    # 300 MCP tools are more than a request carries: the core tools and tool_search are offered.
+    names = offered(first)
+    assert "tool_search" in names and not any(n.startswith("mcp_results_") for n in names)
+    # Called by its name without being offered: it does not run, and the next request offers it.
+    assert tool_results(second)["c1"] == (
+        "mcp_results_f290 was not offered with this request and did not run; it is loaded now: "
+        "call it again."
+    )
+    assert "mcp_results_f290" in offered(second)
+    assert [n for n in offered(second) if n.startswith("mcp_results_")] == ["mcp_results_f290"]
+    assert (marks / "ran-f290").exists()  # the second call, offered, ran
 
 
 def test_a_disabled_tool_does_not_run_when_the_model_calls_it(

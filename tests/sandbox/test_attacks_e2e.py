@@ -226,8 +226,13 @@ def test_a_background_command_refused_a_domain_is_told_when_its_output_is_read(
         ("run_in_terminal", {"command": "until [ -e fetched ]; do sleep 0.05; done"}),
         ("get_terminal_output", {"terminal_id": "term-1"}),
     ]
+    load = {"id": "s", "name": "tool_search", "input": {"query": "get_terminal_output"}}
     fake_llm.set_script(
-        [{"tool_calls": [{"id": f"c{i}", "name": n, "input": a}]} for i, (n, a) in enumerate(calls)]
+        [{"tool_calls": [load]}]  # get_terminal_output waits behind tool_search (issue 26)
+        + [
+            {"tool_calls": [{"id": f"c{i}", "name": n, "input": a}]}
+            for i, (n, a) in enumerate(calls)
+        ]
         + [{"text": "done"}]
     )
     proc = run_on_fake(ws, fake_llm, "-p", "go", home=home, state=tmp_path / "state")

@@ -146,7 +146,9 @@ def test_a_workspace_skill_folder_linked_outside_is_not_listed(
     sent = json.dumps(fake_llm.requests)
     assert "Group the commits" not in sent
     assert "# Skills" not in json.dumps(fake_llm.requests[0]["system"])
-    assert "No skill named 'release-notes'" in sent
+    # No skill left: read_skill is not offered (issue 28: nothing behind it), and not run.
+    assert "read_skill" not in [tool["name"] for tool in fake_llm.requests[0]["tools"]]
+    assert "There is no tool named 'read_skill' available in this request" in sent
     assert "outside the workspace" in proc.stderr + proc.stdout
 
 

@@ -103,11 +103,12 @@ class ToolPickerScreen(ModalScreen[set[str] | None]):
     def _update_count(self) -> None:
         # Enabled of all tools, and the API's limit apart: "12 / 128" read as 116 disabled.
         count = len(self.enabled)
-        limit = (
-            f"over the limit: only the first {MAX_TOOLS} are sent to the model"
-            if count > MAX_TOOLS
-            else f"the model is sent at most {MAX_TOOLS}"
-        )
+        if count <= MAX_TOOLS:
+            limit = f"the model is sent at most {MAX_TOOLS}"
+        elif "tool_search" in self.enabled:
+            limit = f"over {MAX_TOOLS}: the model finds the others with tool_search"
+        else:
+            limit = f"over the limit: only the first {MAX_TOOLS} are sent to the model"
         enabled = f"{count} of {plural(len(self.all_names), 'tool')} enabled"
         self.query_one("#count", Static).update(f"{enabled}  ·  {limit}")
 
