@@ -40,6 +40,11 @@ def isolated_environment(
     from agent_tui.providers import context_probe
 
     monkeypatch.setattr(context_probe, "PROBE_TIMEOUT_S", 30.0)
+    # The state files' notices are kept in the process until a front end shows them: one left by
+    # an earlier test in this worker (a damaged file on purpose) would show in this test's app.
+    from agent_tui.state_files import take_notices
+
+    take_notices()
 
 
 @pytest.fixture

@@ -63,7 +63,7 @@ def test_not_offered_unless_configured(tmp_path: Path, fake_llm: FakeLLM) -> Non
 
     assert proc.returncode == 0, proc.stderr
     assert "web_search" not in _offered(fake_llm.requests[0])
-    assert "fetch_webpage" in _offered(fake_llm.requests[0])
+    assert "read_file" in _offered(fake_llm.requests[0])  # the control: tools are offered
 
 
 def test_searxng_results_reach_the_model_cleaned(tmp_path: Path, fake_llm: FakeLLM) -> None:

@@ -155,6 +155,9 @@ def test_wheel_installed_with_plain_pip_runs_every_lazily_importing_tool(
     ]
     script = tmp_path / "script.json"
     script.write_text(json.dumps([{"tool_calls": calls}, {"text": "done"}]))
+    # Offered up front (not behind tool_search), so each is called in the one round.
+    names = json.dumps([name for name, _, _ in LAZY_TOOL_CALLS])
+    (tmp_path / ".agentrc").write_text(f"[tools]\nalways_offer = {names}\n")
 
     run = subprocess.run(
         [str(venv / "bin" / "agent-tui"), "-p", "use the tools", "--script", str(script),
