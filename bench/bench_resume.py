@@ -4,7 +4,9 @@ Shapes (tests/sessions/shapes.py): 2,500 turns of one call (10,000 messages), 40
 calls, one turn of 1,000 calls. For each shape, ``--runs`` pairs alternate a fresh start and
 ``--continue`` of that session, each in its own process (so peak RSS is the run's own):
 first paint = app start to the first refresh after mount (the session file read included);
-typing = key press -> the prompt shows it (median of 20); peak RSS = VmHWM of the process.
+typing = key press -> the prompt shows it (median of 20, while a resumed session's conversation
+is parsed after the paint); peak RSS = VmHWM of the process, once that conversation is whole;
+ready = app start to the conversation complete (after the typing: an upper bound).
 
     .venv/bin/python bench/bench_resume.py [--runs 5]
 """
@@ -48,8 +50,11 @@ async def _child(turns: int, calls: int, resume: bool) -> dict[str, float]:
         paint = await painted - start
         await pilot.pause()
         typing = statistics.median(await keypress_latency(app, 20))
+        await agent.history_ready()  # the conversation parsed after the paint: in the peak
+        ready = time.perf_counter() - start
         widgets = len(list(app.query("*")))
-    return {"paint": paint, "typing": typing, "peak": peak_rss_mib(), "widgets": widgets}
+    peak = peak_rss_mib()
+    return {"paint": paint, "typing": typing, "peak": peak, "widgets": widgets, "ready": ready}
 
 
 def peak_rss_mib() -> float:
@@ -94,7 +99,12 @@ def main() -> None:
             fresh.append(_run(turns, calls, False))
             cont.append(_run(turns, calls, True))
         print(f"{label} ({args.runs} pairs, medians; fresh vs --continue):")
-        for key, unit, scale in (("paint", "s", 1), ("typing", "ms", 1000), ("peak", "MiB", 1)):
+        for key, unit, scale in (
+            ("paint", "s", 1),
+            ("typing", "ms", 1000),
+            ("peak", "MiB", 1),
+            ("ready", "s", 1),
+        ):
             a = statistics.median(r[key] for r in fresh) * scale
             b = statistics.median(r[key] for r in cont) * scale
             print(f"  {key:>7}: {a:.3f} vs {b:.3f} {unit} ({b - a:+.3f}, {b / a:.2f}x)")

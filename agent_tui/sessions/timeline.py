@@ -11,8 +11,9 @@ in has no ``turn_finished``. :func:`turns_as_they_stand` reads that log into the
 - ``checkpoint_restored`` marks the turns it names (by their prompt's message index) ``undone``;
 - a turn with no ``turn_finished`` before the next turn or command is ``interrupted``.
 
-Only event lines that decide this are parsed (a turn's start, an undo): a 10,000-message
-session is read without decoding its events.
+Only event lines that decide this are parsed (a turn's start and end, an undo), and no message
+(``load`` read their role from the line's start): a 10,000-message session is laid out before its
+conversation is parsed. The app walks the log once per load (:func:`standing`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agent_tui.conversation import Message, TextBlock
-from agent_tui.sessions.loader import CompactionEntry, MessageEntry, RawEvent, RewindEntry
+from agent_tui.sessions.loader import (
+    Line,
+    LoadedSession,
+    MessageLine,
+    RawEvent,
+    RewindEntry,
+)
 
-Line = MessageEntry | RewindEntry | CompactionEntry | RawEvent
 NO_TURN = -1
 
 
@@ -35,7 +40,7 @@ class TurnSpan:
     Attributes:
         prompt: the text as typed.
         calls: tool calls started in it.
-        answer: the first line of its last answer ("" when it has none yet).
+        answer: the first line of its answer (its ``turn_finished``'s; "" when it has none).
         finished: its ``turn_finished`` was written (False: the app was closed during it).
         undone: ``/undo`` (or ``/rewind`` of the code) put back the files it changed.
     """
@@ -65,14 +70,44 @@ class _Walk:
     prompted: bool = False  # the current turn's prompt message was seen
 
 
+@dataclass(frozen=True)
+class Standing:
+    """The session as it stands: the turns to show and the prompts still in the conversation
+    as typed, by their message index."""
+
+    turns: list[TurnSpan]
+    prompts: dict[int, str]
+
+
+def standing(loaded: LoadedSession) -> Standing:
+    """``loaded`` as it stands, walked once (kept on it: its entries do not change)."""
+    if not isinstance(loaded.walked, Standing):
+        loaded.walked = _stand(loaded.entries)
+    return loaded.walked
+
+
 def turns_as_they_stand(lines: Sequence[Line]) -> list[TurnSpan]:
     """The turns to show of a session whose entries are ``lines`` (``LoadedSession.entries``)."""
+    return _stand(lines).turns
+
+
+def prompts_as_typed(lines: Sequence[Line]) -> dict[int, str]:
+    """The prompt of each turn still in the conversation, as typed, by its message index."""
+    return _stand(lines).prompts
+
+
+def _stand(lines: Sequence[Line]) -> Standing:
     walk = _walk(lines)
     for turn, following in zip(walk.turns, walk.turns[1:], strict=False):
         turn.end = following.start
     if walk.turns:
         walk.turns[-1].end = len(lines)
-    return [t for i, t in enumerate(walk.turns) if i not in walk.dropped]
+    prompts = {
+        index: walk.turns[owner].prompt
+        for index, (_, owner) in enumerate(walk.slots)
+        if owner != NO_TURN and owner not in walk.dropped
+    }
+    return Standing([t for i, t in enumerate(walk.turns) if i not in walk.dropped], prompts)
 
 
 def _event(walk: _Walk, n: int, line: RawEvent) -> None:
@@ -84,7 +119,9 @@ def _event(walk: _Walk, n: int, line: RawEvent) -> None:
         walk.turns[-1].calls += 1
     elif kind == "turn_finished":
         if walk.current is not None:
-            walk.turns[walk.current].finished = True
+            turn = walk.turns[walk.current]
+            turn.finished = True
+            turn.answer = _first_line(str(_parsed(line).get("text", "")))
         walk.current = None
     elif kind == "command_handled":
         walk.current = None  # a command between turns: its rewind is the user's
@@ -97,16 +134,12 @@ def _event(walk: _Walk, n: int, line: RawEvent) -> None:
                     walk.turns[owner].undone = True
 
 
-def _message(walk: _Walk, entry: MessageEntry) -> None:
-    message = entry.message
+def _message(walk: _Walk, entry: MessageLine) -> None:
     owner = NO_TURN
-    if walk.current is not None and message.role == "user" and not walk.prompted:
-        if any(isinstance(b, TextBlock) for b in message.content):  # not only tool results
-            owner, walk.prompted = walk.current, True
+    if walk.current is not None and entry.prompt and not walk.prompted:  # not tool results
+        owner, walk.prompted = walk.current, True
     del walk.slots[entry.index :]
-    walk.slots.append((message.role, owner))
-    if walk.turns and message.role == "assistant" and (line := _first_line(message)):
-        walk.turns[-1].answer = line
+    walk.slots.append((entry.role, owner))
 
 
 def _rewind(walk: _Walk, to: int) -> None:
@@ -136,11 +169,8 @@ def _parsed(line: RawEvent) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _first_line(message: Message) -> str:
-    for block in reversed(message.content):
-        if isinstance(block, TextBlock) and block.text.strip():
-            return block.text.strip().splitlines()[0]
-    return ""
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
 
 
 def round_starts(lines: Sequence[Line], start: int, end: int) -> list[int]:
@@ -152,10 +182,10 @@ def round_starts(lines: Sequence[Line], start: int, end: int) -> list[int]:
         line = lines[n]
         if not (isinstance(line, RawEvent) and line.kind == "tool_call_started"):
             continue
-        if found and not isinstance(lines[n - 1], MessageEntry):
+        if found and not isinstance(lines[n - 1], MessageLine):
             continue  # another call of the same round
         begin = n
-        while begin - 1 > start and isinstance(lines[begin - 1], MessageEntry):
+        while begin - 1 > start and isinstance(lines[begin - 1], MessageLine):
             begin -= 1
         found.append(begin)
     return found
@@ -170,22 +200,12 @@ def calls_in(lines: Sequence[Line], start: int, end: int) -> int:
     )
 
 
-def prompts_as_typed(lines: Sequence[Line]) -> dict[int, str]:
-    """The prompt of each turn still in the conversation, as typed, by its message index."""
-    walk = _walk(lines)
-    return {
-        index: walk.turns[owner].prompt
-        for index, (_, owner) in enumerate(walk.slots)
-        if owner != NO_TURN and owner not in walk.dropped
-    }
-
-
 def _walk(lines: Sequence[Line]) -> _Walk:
     walk = _Walk()
     for n, line in enumerate(lines):
         if isinstance(line, RawEvent):
             _event(walk, n, line)
-        elif isinstance(line, MessageEntry):
+        elif isinstance(line, MessageLine):
             _message(walk, line)
         elif isinstance(line, RewindEntry):
             _rewind(walk, line.to)

@@ -25,7 +25,7 @@ from agent_tui.front.types import (
     SessionStart,
     TurnSpan,
     replay_events,
-    turns_as_they_stand,
+    standing,
 )
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
@@ -48,7 +48,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     behind the transcript's "click to show" bar). Then say what was resumed."""
     from agent_tui.ui.widgets.replayed_turn import ReplayedTurn, TurnRow
 
-    turns = turns_as_they_stand(loaded.entries)
+    turns = standing(loaded).turns
     transcript = app.transcript
     rows: list[Callable[[], Widget]] = [partial(TurnRow, loaded, span) for span in turns[:-1]]
     transcript.add_hidden(rows[:-ROWS_SHOWN])
@@ -57,9 +57,13 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
         shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
     await transcript.add_all(shown)  # one mount: one styling and layout pass
     title = one_line(loaded.label)[:100] or loaded.id
-    count = plural(len(loaded.conversation.messages), "message")
+    count = plural(loaded.messages, "message")
     await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
     app.refresh_todo()  # the session's last todo list
+    # The conversation is parsed once this screen is painted, in steps between keys.
+    app.call_after_refresh(
+        lambda: app.run_worker(app.front.sessions.history_ready(), group="history")
+    )
 
 
 class Collected:
