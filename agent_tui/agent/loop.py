@@ -174,11 +174,18 @@ class Agent:
 
     @conversation.setter
     def conversation(self, conversation: Conversation) -> None:
-        self._conversation, self._history = conversation, None
+        self._drop_history()
+        self._conversation = conversation
 
     def resume_history(self, history: History) -> None:
         """Continue a resumed session whose conversation ``history`` is still parsing."""
+        self._drop_history()
         self._conversation, self._history = Conversation(), history
+
+    def _drop_history(self) -> None:
+        if self._history is not None:
+            self._history.close()  # another session replaces it: its parse stops
+            self._history = None
 
     async def history_ready(self) -> None:
         """Wait until a resumed session's conversation is complete (at once when it is)."""
@@ -236,8 +243,7 @@ class Agent:
         from agent_tui.agent.turn_hooks import session_ended
 
         await session_ended(self)
-        if self._history is not None:
-            self._history.close()
+        self._drop_history()
         self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()

@@ -84,11 +84,12 @@ class History:
             self._handle.close()
             self._handle = None
 
-    def step(self, size: int = STEP_MESSAGES) -> bool:
-        """Apply the next ``size`` messages (and the rewinds and compactions among them) to the
-        conversation; True once it is complete."""
+    def step(self, size: int | None = None) -> bool:
+        """Apply the next ``size`` messages (``STEP_MESSAGES``; and the rewinds and compactions
+        among them) to the conversation; True once it is complete."""
         if self.done:
             return True
+        size = size or STEP_MESSAGES
         entries = self._loaded.entries
         n, chunk, count = self._cursor, list[MessageLine | RewindEntry | CompactionEntry](), 0
         while n < len(entries) and count < size:
@@ -108,7 +109,9 @@ class History:
         conversation = self._conversation
         lines = [e for e in chunk if isinstance(e, MessageLine)]
         try:
-            raw = read_back(self._handle.fileno(), lines) if self._handle and lines else {}
+            if self._handle is None:
+                raise OSError("the session was closed")
+            raw = read_back(self._handle.fileno(), lines)
         except OSError as exc:
             logger.error("session %s: cannot read its messages: %s", self._loaded.id, exc)
             return False

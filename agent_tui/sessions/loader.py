@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, Union
 
 from agent_tui import events as ev
 from agent_tui.conversation import (
@@ -51,16 +51,16 @@ class MessageEntry:
     message: Message
 
 
-@dataclass(frozen=True, slots=True)
-class MessageLine:
+class MessageLine(NamedTuple):
     """A message line not parsed yet, by its place in the file (as ``RawEvent``): what the
     timeline needs of it is its index in the conversation, its role and whether it holds text
-    the user typed (a user message with a text block; tool results alone are not a prompt)."""
+    the user typed (a user message with a text block; tool results alone are not a prompt).
+    A tuple: made 10,000 times before the first paint, and smaller than a dataclass."""
 
     position: int
     offset: int
     length: int
-    index: int
+    message_index: int  # in the conversation at this point of the file
     role: str
     prompt: bool
 
@@ -78,8 +78,7 @@ class CompactionEntry:
     summary: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class RawEvent:
+class RawEvent(NamedTuple):
     """An event line not decoded yet, by where it is in the file (most are never needed: only
     the turns drawn are, read back then). ``raw`` is kept only for the kinds the timeline reads
     (``KEPT_KINDS``): a 10,000-message session holds a few ints per event, not its bytes."""
@@ -165,7 +164,7 @@ class LoadedSession:
         for entry in entries:
             if isinstance(entry, MessageLine):
                 if entry.position in decoded:
-                    out.append(MessageEntry(entry.index, decoded[entry.position]))
+                    out.append(MessageEntry(entry.message_index, decoded[entry.position]))
             elif not isinstance(entry, RawEvent):
                 out.append(entry)
             elif (event := self._event(entry.position, lines, calls, classes)) is not None:
@@ -264,37 +263,36 @@ def _skim(path: Path, handle: BinaryIO) -> LoadedSession:
         raise SessionFileError(f"{path.name} is not a session file")
     loaded = LoadedSession(header, path, name=str(header.get("name", "")))
     roles: list[str] = []  # of the messages in the conversation at this point of the file
-    offset = len(first)
-    for number, raw in enumerate(handle, start=2):
+    offset, entries, kinds = len(first), loaded.entries, dict[bytes, str]()
+    for number, raw in enumerate(handle, start=2):  # the hot loop of a resume: kept flat
         if offset > MAX_SESSION_BYTES:  # it grew while read
             raise FileTooLarge(path, offset, MAX_SESSION_BYTES)
-        _skim_line(loaded, roles, number, offset, raw)
-        offset += len(raw)
+        size = len(raw)
+        if raw.startswith(_EVENT_LINE):
+            kind = _event_kind(raw, kinds)
+            kept = raw if kind in KEPT_KINDS else b""
+            entries.append(RawEvent(number, offset, size, kind, kept))
+        elif (role := _message_role(raw)) and raw.endswith(b"}\n"):
+            prompt = role == "user" and _TEXT_BLOCK_END in raw
+            entries.append(MessageLine(number, offset, size, len(roles), role, prompt))
+            roles.append(role)
+        else:
+            _other_line(loaded, roles, number, offset, raw)
+        offset += size
     loaded.messages = len(roles)
     return loaded
 
 
-def _skim_line(
+def _other_line(
     loaded: LoadedSession, roles: list[str], number: int, offset: int, raw: bytes
 ) -> None:
-    """One line of the file: events and messages kept by place, the rest parsed and applied."""
-    if raw.startswith(_EVENT_LINE):
-        kind = _event_kind(raw)
-        kept = raw if kind in KEPT_KINDS else b""
-        loaded.entries.append(RawEvent(number, offset, len(raw), kind, kept))
-        return
+    """A line other than an event or a whole message as the writer writes them: parsed now."""
     if not raw.strip():
         return
     if not raw.rstrip().endswith(b"}"):  # torn (a crash mid-write), or not JSON at all
         loaded.skipped += 1
         if raw.endswith(b"\n"):
             logger.warning("%s line %d skipped: not a whole line", loaded.id, number)
-        return
-    role = _message_role(raw)
-    if role:
-        prompt = role == "user" and _TEXT_BLOCK_END in raw
-        loaded.entries.append(MessageLine(number, offset, len(raw), len(roles), role, prompt))
-        roles.append(role)
         return
     try:
         _apply(loaded, roles, json.loads(raw), number, offset, len(raw))
@@ -313,12 +311,19 @@ def _message_role(raw: bytes) -> str:
     return ""
 
 
-def _event_kind(raw: bytes) -> str:
-    """The event's type, read from the line's fixed start (writer.py writes it first)."""
+def _event_kind(raw: bytes, known: dict[bytes, str]) -> str:
+    """The event's type, read from the line's fixed start (writer.py writes it first);
+    ``known``: the types met so far, each decoded once."""
     if not raw.startswith(_EVENT_KIND):
         return ""
     end = raw.find(b'"', len(_EVENT_KIND))
-    return sys.intern(raw[len(_EVENT_KIND) : end].decode("ascii", "replace")) if end > 0 else ""
+    if end < 0:
+        return ""
+    name = raw[len(_EVENT_KIND) : end]
+    kind = known.get(name)
+    if kind is None:
+        kind = known[name] = sys.intern(name.decode("ascii", "replace"))
+    return kind
 
 
 def parse_all(lines: list[bytes]) -> Iterator[Any] | None:

@@ -138,7 +138,7 @@ def _message(walk: _Walk, entry: MessageLine) -> None:
     owner = NO_TURN
     if walk.current is not None and entry.prompt and not walk.prompted:  # not tool results
         owner, walk.prompted = walk.current, True
-    del walk.slots[entry.index :]
+    del walk.slots[entry.message_index :]
     walk.slots.append((entry.role, owner))
 
 
