@@ -1,11 +1,12 @@
 """Sessions in the app: draw a resumed transcript, the picker, the other-folder question (§2).
 
 A resumed transcript shows the session as the conversation now stands
-(``sessions/timeline.turns_as_they_stand``: rewound turns gone, undone changes and interrupted
+(``sessions/timeline.standing``: rewound turns gone, undone changes and interrupted
 calls said so). Its last turn is drawn by feeding the saved events to the same ``TurnView`` a
 live turn uses, so cards, diffs, denials and notices look as they did; earlier turns are one-line
 rows drawn in full when opened (``widgets/replayed_turn.py``), so the first paint costs what is
-on screen, not what is in the session.
+on screen, not what is in the session. The conversation itself is parsed after that first frame,
+in steps between keys (``sessions/history.py``); a turn waits for it.
 """
 
 from __future__ import annotations
