@@ -56,10 +56,10 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     shown = [make() for make in rows[-ROWS_SHOWN:]]
     if turns:
         shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
-    await transcript.add_all(shown)  # one mount: one styling and layout pass
     title = one_line(loaded.label)[:100] or loaded.id
     count = plural(loaded.messages, "message")
-    await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+    shown.append(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+    await transcript.add_all(shown)  # one mount: one styling and layout pass
     app.refresh_todo()  # the session's last todo list
     # The conversation is parsed once this screen is painted, in steps between keys.
     app.call_after_refresh(
