@@ -3,8 +3,12 @@
 Shapes (tests/sessions/shapes.py): 2,500 turns of one call (10,000 messages), 40 turns of 25
 calls, one turn of 1,000 calls. For each shape, ``--runs`` pairs alternate a fresh start and
 ``--continue`` of that session, each in its own process (so peak RSS is the run's own):
-first paint = app start to the first refresh after mount (the session file read included);
-typing = key press -> the prompt shows it (median of 20); peak RSS = VmHWM of the process.
+first paint = app start to the first frame written after the app's mount (the session file
+read included), in wall time and in this process's CPU time (paint_cpu: steadier on a loaded
+machine);
+typing = key press -> the prompt shows it (median of 20, while a resumed session's conversation
+is parsed after the paint); peak RSS = VmHWM of the process, once that conversation is whole;
+ready = app start to the conversation complete (after the typing: an upper bound).
 
     .venv/bin/python bench/bench_resume.py [--runs 5]
 """
@@ -21,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPES = {"10000 messages": (2500, 1), "40 x 25 calls": (40, 25), "1 x 1000 calls": (1, 1000)}
@@ -39,17 +44,46 @@ async def _child(turns: int, calls: int, resume: bool) -> dict[str, float]:
     from agent_tui.ui.app import AgentApp
 
     agent = scripted_agent(base, [])
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     session = attach_app(agent, cont=resume, resume_id=None)
     app = AgentApp(agent, session=session)
-    painted = asyncio.get_running_loop().create_future()
+    painted = _first_frame(app)
     async with app.run_test(size=(100, 32)) as pilot:
-        app.call_after_refresh(lambda: painted.done() or painted.set_result(time.perf_counter()))
-        paint = await painted - start
+        paint_at, paint_cpu_at = await painted
+        paint, paint_cpu = paint_at - start, paint_cpu_at - cpu
         await pilot.pause()
         typing = statistics.median(await keypress_latency(app, 20))
+        await agent.history_ready()  # the conversation parsed after the paint: in the peak
+        ready = time.perf_counter() - start
         widgets = len(list(app.query("*")))
-    return {"paint": paint, "typing": typing, "peak": peak_rss_mib(), "widgets": widgets}
+    peak = peak_rss_mib()
+    return {
+        "paint": paint,
+        "paint_cpu": paint_cpu,
+        "typing": typing,
+        "peak": peak,
+        "widgets": widgets,
+        "ready": ready,
+    }
+
+
+def _first_frame(app: Any) -> asyncio.Future[tuple[float, float]]:
+    """When (wall, CPU) the first frame after the app's mount (which draws a resumed session)
+    is written to the terminal: the app's ``_display``, wrapped."""
+    painted: asyncio.Future[tuple[float, float]] = asyncio.get_running_loop().create_future()
+    mounted, display, on_mount = [False], app._display, type(app).on_mount
+
+    async def mount(self: Any) -> None:  # on the class: Textual dispatches by class
+        await on_mount(self)
+        mounted[0] = True
+
+    def frame(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if mounted[0] and not painted.done():
+            painted.set_result((time.perf_counter(), time.process_time()))
+
+    type(app).on_mount, app._display = mount, frame
+    return painted
 
 
 def peak_rss_mib() -> float:
@@ -94,7 +128,13 @@ def main() -> None:
             fresh.append(_run(turns, calls, False))
             cont.append(_run(turns, calls, True))
         print(f"{label} ({args.runs} pairs, medians; fresh vs --continue):")
-        for key, unit, scale in (("paint", "s", 1), ("typing", "ms", 1000), ("peak", "MiB", 1)):
+        for key, unit, scale in (
+            ("paint", "s", 1),
+            ("paint_cpu", "s", 1),
+            ("typing", "ms", 1000),
+            ("peak", "MiB", 1),
+            ("ready", "s", 1),
+        ):
             a = statistics.median(r[key] for r in fresh) * scale
             b = statistics.median(r[key] for r in cont) * scale
             print(f"  {key:>7}: {a:.3f} vs {b:.3f} {unit} ({b - a:+.3f}, {b / a:.2f}x)")

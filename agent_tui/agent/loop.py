@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from agent_tui.lsp.manager import LspManager
     from agent_tui.mcp.manager import McpManager
     from agent_tui.sandbox.runtime import Sandbox
+    from agent_tui.sessions.history import History
     from agent_tui.sessions.writer import SessionRecorder
 
 logger = logging.getLogger(__name__)
@@ -145,7 +146,8 @@ class Agent:
 
     def __init__(self, deps: AgentDeps) -> None:
         self.deps = deps
-        self.conversation = Conversation()
+        self._conversation = Conversation()
+        self._history: History | None = None  # a resumed session's, until it is parsed
         self.budget = ContextBudget()  # the context window and token estimate, per model
         self.window_discovery = WindowDiscovery(_state_dir())  # the window the server says it has
         self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
@@ -162,6 +164,41 @@ class Agent:
         self.recorder: SessionRecorder | None = None
         # Steering: user messages sent during a turn, for the next round boundary (see steer).
         self.steering: list[str] = []
+
+    @property
+    def conversation(self) -> Conversation:
+        """The conversation the next request is built from. A resumed session's is parsed
+        after its first screen (``sessions/history.py``): read before that, what is left of it
+        is parsed now; a turn waits for it without blocking (``history_ready``)."""
+        if self._history is not None:
+            self._take(self._history.finish())
+        return self._conversation
+
+    @conversation.setter
+    def conversation(self, conversation: Conversation) -> None:
+        self._drop_history()
+        self._conversation = conversation
+
+    def resume_history(self, history: History) -> None:
+        """Continue a resumed session whose conversation ``history`` is still parsing."""
+        self._drop_history()
+        self._conversation, self._history = Conversation(), history
+
+    def _drop_history(self) -> None:
+        if self._history is not None:
+            self._history.close()  # another session replaces it: its parse stops
+            self._history = None
+
+    async def history_ready(self) -> None:
+        """Wait until a resumed session's conversation is complete (at once when it is)."""
+        history = self._history
+        if history is not None:
+            conversation = await history.complete()
+            if self._history is history:
+                self._take(conversation)
+
+    def _take(self, conversation: Conversation) -> None:
+        self._conversation, self._history = conversation, None
 
     def steer(self, text: str) -> None:
         """Send ``text`` to the running turn: it goes to the model as user text after the
@@ -208,6 +245,7 @@ class Agent:
         from agent_tui.agent.turn_hooks import session_ended
 
         await session_ended(self)
+        self._drop_history()
         self.window_discovery.cancel()
         if self.deps.mcp is not None:
             await self.deps.mcp.aclose()
@@ -267,6 +305,7 @@ class Agent:
         Each event, and the messages the conversation gained before it, reach the session file
         before the consumer sees the event; what the turn's end changes is written last.
         """
+        await self.history_ready()  # a resumed session's whole conversation, before anything
         turn = self._turn(text, images)
         try:
             async for event in turn:

@@ -19,7 +19,7 @@ from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, RawEvent, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import AmbiguousSession, SessionInfo, SessionStore, find_session
-from agent_tui.sessions.timeline import prompts_as_typed
+from agent_tui.sessions.timeline import standing
 from agent_tui.sessions.writer import SessionRecorder, SessionWriter
 from agent_tui.text_safety import one_line
 
@@ -80,7 +80,9 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     loaded = load(info.path)
     if agent.recorder is not None:
         agent.recorder.close()
-    agent.conversation = loaded.conversation
+    history = loaded.history
+    assert history is not None  # load() gives every session one
+    agent.resume_history(history)
     header = loaded.header
     writer = SessionWriter(
         info.path,
@@ -91,14 +93,17 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
         exists=True,
         name=loaded.name,
     )
-    agent.recorder = SessionRecorder(writer, list(loaded.conversation.messages))
+    recorder = agent.recorder = SessionRecorder(writer)
+    # What the file already holds: nothing is synced before it is known (a turn, and any
+    # reader of the conversation, waits for the history, which tells the recorder first).
+    history.then(lambda conversation: recorder.written(conversation.messages))
     _file_checkpoints_under_the_session(agent)
     _restore_todo(agent, loaded)
     files = agent.deps.checkpoints
     if files is not None:
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
         # rewound turn must not lend its text to the prompt now at its index (/rewind's list).
-        files.prompts = prompts_as_typed(loaded.entries)
+        files.prompts = standing(loaded).prompts
     return loaded
 
 

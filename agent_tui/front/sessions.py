@@ -33,6 +33,11 @@ class Sessions:
         recorder = self._agent.recorder
         return recorder.session_id if recorder is not None else ""
 
+    async def history_ready(self) -> None:
+        """Parse a resumed session's conversation, a step at a time (started after its first
+        screen is drawn; a turn waits for it in any case)."""
+        await self._agent.history_ready()
+
     def others(self) -> list[SessionInfo]:
         """This folder's saved sessions but the current one, newest first, with message counts."""
         from agent_tui.agent.resume import store_for

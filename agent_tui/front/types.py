@@ -27,7 +27,13 @@ from agent_tui.providers.image_limits import MAX_IMAGES_PER_REQUEST
 from agent_tui.sessions.loader import Entry, LoadedSession, SessionFileError
 from agent_tui.sessions.replay import Cleared, replay_events
 from agent_tui.sessions.store import SessionInfo
-from agent_tui.sessions.timeline import TurnSpan, calls_in, round_starts, turns_as_they_stand
+from agent_tui.sessions.timeline import (
+    TurnSpan,
+    calls_in,
+    round_starts,
+    standing,
+    turns_as_they_stand,
+)
 from agent_tui.tools.base import Manifest
 from agent_tui.tools.client_terminal import ClientRun, ClientTerminal
 from agent_tui.tools.registry import MAX_TOOLS
@@ -72,6 +78,7 @@ __all__ = [
     "quote_path",
     "replay_events",
     "round_starts",
+    "standing",
     "turns_as_they_stand",
     "turns_named",
     "typed_text",

@@ -1,9 +1,13 @@
 """Reading a session back: replay its lines in order.
 
-``message`` lines append, ``rewind`` truncates, ``compaction`` compacts, exactly as the live
-conversation changed; ``event`` lines are kept by their place in the file and decoded back into
-``events.py`` objects when a turn is drawn again (``LoadedSession.drawable``). A torn last line (a crash mid-write) is ignored; any other undecodable line is
-skipped with a warning, never fatal.
+``load`` only skims the file: ``event`` and ``message`` lines are kept by their place in it (a
+message with its role and whether it is a prompt, read from the line's fixed start), ``rewind``
+and ``compaction`` lines are parsed (they are small). That is all the first screen needs
+(``sessions/timeline.py``); a drawn turn's lines are read back and decoded then
+(``LoadedSession.drawable``), and the conversation itself is parsed afterwards, a chunk at a
+time (``sessions/history.py``): ``message`` lines append, ``rewind`` truncates, ``compaction``
+compacts, exactly as the live conversation changed. A torn last line (a crash mid-write) is
+ignored; any other undecodable line is skipped with a warning, never fatal.
 """
 
 from __future__ import annotations
@@ -20,12 +24,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, Union
 
 from agent_tui import events as ev
-from agent_tui.conversation import Conversation, Message, ToolResultBlock, ToolUseBlock
+from agent_tui.conversation import (
+    Conversation,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from agent_tui.safe_read import FileTooLarge, open_regular
 from agent_tui.sessions.store import MAX_SESSION_BYTES
+
+if TYPE_CHECKING:
+    from agent_tui.sessions.history import History
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +51,20 @@ class MessageEntry:
     message: Message
 
 
+class MessageLine(NamedTuple):
+    """A message line not parsed yet, by its place in the file (as ``RawEvent``): what the
+    timeline needs of it is its index in the conversation, its role and whether it holds text
+    the user typed (a user message with a text block; tool results alone are not a prompt).
+    A tuple: made 10,000 times before the first paint, and smaller than a dataclass."""
+
+    position: int
+    offset: int
+    length: int
+    message_index: int  # in the conversation at this point of the file
+    role: str
+    prompt: bool
+
+
 @dataclass(frozen=True)
 class RewindEntry:
     to: int
@@ -48,10 +75,10 @@ class CompactionEntry:
     """``messages[:upto]`` became one summary (the indexes after it moved down)."""
 
     upto: int
+    summary: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class RawEvent:
+class RawEvent(NamedTuple):
     """An event line not decoded yet, by where it is in the file (most are never needed: only
     the turns drawn are, read back then). ``raw`` is kept only for the kinds the timeline reads
     (``KEPT_KINDS``): a 10,000-message session holds a few ints per event, not its bytes."""
@@ -68,9 +95,14 @@ class RawEvent:
 
 
 Entry = MessageEntry | RewindEntry | CompactionEntry | ev.Event
+Line = MessageLine | RewindEntry | CompactionEntry | RawEvent  # what ``load`` keeps of a line
 _EVENT_LINE = b'{"type":"event"'  # how writer.py starts an event line
 _EVENT_KIND = b'{"type":"event","event":"'
-KEPT_KINDS = frozenset({"turn_started", "checkpoint_restored"})  # see sessions/timeline.py
+_MESSAGE_ROLE = b'{"type":"message","message":{"role":"'  # and a message line (its to_dict)
+# A text block's end (``TextBlock``'s last field). In a user message nothing else can hold these
+# bytes unescaped: the other blocks' free text (results, image data) is inside JSON strings.
+_TEXT_BLOCK_END = b'"type":"text"}'
+KEPT_KINDS = frozenset({"turn_started", "turn_finished", "checkpoint_restored"})  # the timeline's
 CHUNK_LINES = 500  # message lines parsed per json call: fast, and the parsed tree stays small
 
 
@@ -80,20 +112,21 @@ class LoadedSession:
 
     Attributes:
         header: the first line (id, workspace, model, started, title).
-        conversation: the conversation as the next request would be built from it.
-        entries: messages, rewinds and (undecoded) events in file order.
+        entries: messages, rewinds, compactions and events in file order, messages and events
+            kept by their place in the file.
         skipped: lines that could not be read (a torn last line counts here).
+        messages: how many messages the conversation has now (rewinds and compactions applied).
+        history: the conversation, parsed from ``entries`` a chunk at a time.
     """
 
     header: dict[str, Any]
-    conversation: Conversation
     path: Path | None = None  # where the events are read back from
-    entries: list[MessageEntry | RewindEntry | CompactionEntry | RawEvent] = field(
-        default_factory=list
-    )
+    entries: list[Line] = field(default_factory=list)
     skipped: int = 0
     name: str = ""  # the last name given (``meta`` lines, or the header's); "": never named
-    _calls: _CallBlocks = field(default_factory=lambda: _CallBlocks())
+    messages: int = 0
+    history: History | None = None
+    walked: object = None  # the timeline's walk of ``entries`` (sessions/timeline.standing)
 
     @property
     def id(self) -> str:
@@ -104,52 +137,90 @@ class LoadedSession:
         """Its name, else its title."""
         return self.name or str(self.header.get("title", ""))
 
-    def drawable(self, start: int = 0, end: int | None = None) -> list[Entry]:
-        """``entries[start:end]`` with their events decoded.
+    @property
+    def conversation(self) -> Conversation:
+        """The conversation as the next request would be built from it (parsed now if the
+        history was not parsed yet: ``history.complete()`` does it without blocking)."""
+        return self.history.finish() if self.history is not None else Conversation()
 
-        Decoding is the slow part of loading, so a long session decodes only what is drawn.
+    def drawable(self, start: int = 0, end: int | None = None) -> list[Entry]:
+        """``entries[start:end]`` with their messages and events decoded.
+
+        Decoding is the slow part of loading, so a long session decodes only what is drawn. A
+        call's input and a result's content, left out of its event by the writer, are put back
+        from the messages of the same range (a turn, or rounds of one: they hold both).
         """
         entries = self.entries[start:end]
-        lines = self._event_lines([e for e in entries if isinstance(e, RawEvent)])
+        lines = self._lines_back([e for e in entries if isinstance(e, RawEvent | MessageLine)])
+        calls, decoded = _CallBlocks(), dict[int, Message]()
+        for entry in entries:
+            if isinstance(entry, MessageLine) and entry.position in lines:
+                message = self._message(entry.position, lines[entry.position])
+                if message is not None:
+                    decoded[entry.position] = message
+                    calls.add(entry.position, message)
         classes = _event_classes()
         out: list[Entry] = []
         for entry in entries:
-            if not isinstance(entry, RawEvent):
+            if isinstance(entry, MessageLine):
+                if entry.position in decoded:
+                    out.append(MessageEntry(entry.message_index, decoded[entry.position]))
+            elif not isinstance(entry, RawEvent):
                 out.append(entry)
-                continue
-            if entry.position not in lines:
-                continue  # the file could not be read again (said once, in _event_lines)
-            try:
-                line = json.loads(lines[entry.position])
-                event = decode_event(self._calls.restore(entry.position, line), classes)
-            except (ValueError, KeyError, TypeError) as exc:
-                logger.warning("session %s line %d skipped: %s", self.id, entry.position, exc)
-                continue
-            if event is not None:
+            elif (event := self._event(entry.position, lines, calls, classes)) is not None:
                 out.append(event)
         return out
 
-    def _event_lines(self, events: list[RawEvent]) -> dict[int, bytes]:
-        """The lines of ``events`` by number, read back in one read (a turn's are together).
+    def _message(self, position: int, raw: bytes) -> Message | None:
+        try:
+            return Message.from_dict(json.loads(raw)["message"])
+        except (ValueError, KeyError, TypeError) as exc:
+            logger.warning("session %s line %d skipped: %s", self.id, position, exc)
+            return None
+
+    def _event(
+        self,
+        position: int,
+        lines: dict[int, bytes],
+        calls: _CallBlocks,
+        classes: dict[str, type[ev.Event]],
+    ) -> ev.Event | None:
+        if position not in lines:
+            return None  # the file could not be read again (said once, in _lines_back)
+        try:
+            line = json.loads(lines[position])
+            return decode_event(calls.restore(position, line), classes)
+        except (ValueError, KeyError, TypeError) as exc:
+            logger.warning("session %s line %d skipped: %s", self.id, position, exc)
+            return None
+
+    def _lines_back(self, kept: list[RawEvent | MessageLine]) -> dict[int, bytes]:
+        """The lines of ``kept`` by number, read back in one read (a turn's are together).
         The file only grows while the session is open, so their offsets still hold."""
-        if not events:
-            return {}
-        lines = {e.position: e.raw for e in events if e.raw}
-        wanted = [e for e in events if not e.raw]
+        lines = {e.position: e.raw for e in kept if isinstance(e, RawEvent) and e.raw}
+        wanted = [e for e in kept if e.position not in lines]
         if not wanted or self.path is None:
             return lines
-        low = wanted[0].offset
-        high = max(e.offset + e.length for e in wanted)
         try:
             with open_regular(self.path) as handle:
-                handle.seek(low)
-                block = handle.read(high - low)
+                lines.update(read_back(handle.fileno(), wanted))
         except OSError as exc:
             logger.warning("session %s: cannot read its events again: %s", self.id, exc)
-            return lines
-        for e in wanted:
-            lines[e.position] = block[e.offset - low : e.offset - low + e.length]
         return lines
+
+
+def read_back(fd: int, wanted: list[RawEvent] | list[MessageLine] | list[Any]) -> dict[int, bytes]:
+    """The lines ``wanted`` (in file order) by number, in one read of the file open as ``fd``.
+
+    Raises:
+        OSError: it cannot be read.
+    """
+    if not wanted:
+        return {}
+    low = wanted[0].offset
+    high = max(e.offset + e.length for e in wanted)
+    block = os.pread(fd, high - low, low)
+    return {e.position: block[e.offset - low : e.offset - low + e.length] for e in wanted}
 
 
 class SessionFileError(ValueError):
@@ -157,71 +228,107 @@ class SessionFileError(ValueError):
 
 
 def load(path: Path) -> LoadedSession:
-    """Read a session file: the conversation now, the events kept by place for ``drawable``.
+    """Skim a session file: its lines kept by place, the conversation parsed later (``history``:
+    ``loaded.conversation`` parses it at once, ``await loaded.history.complete()`` in chunks).
 
-    The file is read line by line and its message lines parsed ``CHUNK_LINES`` at a time, so
-    the whole file is never in memory at once (the peak of resuming a long session).
+    The file is read line by line, so the whole file is never in memory at once, and stays
+    open until the conversation is parsed (deleted meanwhile, it is still read whole).
 
     Raises:
         OSError: it cannot be read (or is not a regular file, or over MAX_SESSION_BYTES).
         SessionFileError: its first line is not a session header.
     """
-    with open_regular(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > MAX_SESSION_BYTES:
-            raise FileTooLarge(path, size, MAX_SESSION_BYTES)
-        first = handle.readline(MAX_SESSION_BYTES)
-        try:
-            header = json.loads(first)
-        except ValueError:
-            header = None
-        if not isinstance(header, dict) or header.get("type") != "session":
-            raise SessionFileError(f"{path.name} is not a session file")
-        loaded = LoadedSession(header, Conversation(), path, name=str(header.get("name", "")))
-        offset, chunk = len(first), []
-        for number, raw in enumerate(handle, start=2):
-            if offset > MAX_SESSION_BYTES:  # it grew while read
-                raise FileTooLarge(path, offset, MAX_SESSION_BYTES)
-            chunk.append((number, offset, raw))
-            offset += len(raw)
-            if len(chunk) >= CHUNK_LINES:
-                _load_chunk(loaded, chunk)
-                chunk = []
-        _load_chunk(loaded, chunk)
+    from agent_tui.sessions.history import History
+
+    handle = open_regular(path)
+    try:
+        loaded = _skim(path, handle)
+    except BaseException:
+        handle.close()
+        raise
+    loaded.history = History(loaded, handle)
     return loaded
 
 
-def _load_chunk(loaded: LoadedSession, chunk: list[tuple[int, int, bytes]]) -> None:
-    """Lines of the file in order: events kept by place, the others parsed and applied."""
-    parsed = _parse_all([raw for _, _, raw in chunk if not raw.startswith(_EVENT_LINE)])
-    for number, offset, raw in chunk:
+def _skim(path: Path, handle: BinaryIO) -> LoadedSession:
+    size = os.fstat(handle.fileno()).st_size
+    if size > MAX_SESSION_BYTES:
+        raise FileTooLarge(path, size, MAX_SESSION_BYTES)
+    first = handle.readline(MAX_SESSION_BYTES)
+    try:
+        header = json.loads(first)
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or header.get("type") != "session":
+        raise SessionFileError(f"{path.name} is not a session file")
+    loaded = LoadedSession(header, path, name=str(header.get("name", "")))
+    roles: list[str] = []  # of the messages in the conversation at this point of the file
+    offset, entries, kinds = len(first), loaded.entries, dict[bytes, str]()
+    for number, raw in enumerate(handle, start=2):  # the hot loop of a resume: kept flat
+        if offset > MAX_SESSION_BYTES:  # it grew while read
+            raise FileTooLarge(path, offset, MAX_SESSION_BYTES)
+        size = len(raw)
         if raw.startswith(_EVENT_LINE):
-            kind = _event_kind(raw)
+            kind = _event_kind(raw, kinds)
             kept = raw if kind in KEPT_KINDS else b""
-            loaded.entries.append(RawEvent(number, offset, len(raw), kind, kept))
-            continue
-        if not raw.strip():
-            continue
-        try:
-            line = next(parsed) if parsed is not None else json.loads(raw)
-            _apply(loaded, line, loaded._calls, number)
-        except (ValueError, KeyError, TypeError) as exc:
-            loaded.skipped += 1
-            if raw.endswith(b"\n") or raw.rstrip().endswith(b"}"):  # not just a torn last line
-                logger.warning("%s line %d skipped: %s", loaded.id, number, exc)
+            entries.append(RawEvent(number, offset, size, kind, kept))
+        elif (role := _message_role(raw)) and raw.endswith(b"}\n"):
+            prompt = role == "user" and _TEXT_BLOCK_END in raw
+            entries.append(MessageLine(number, offset, size, len(roles), role, prompt))
+            roles.append(role)
+        else:
+            _other_line(loaded, roles, number, offset, raw)
+        offset += size
+    loaded.messages = len(roles)
+    return loaded
 
 
-def _event_kind(raw: bytes) -> str:
-    """The event's type, read from the line's fixed start (writer.py writes it first)."""
+def _other_line(
+    loaded: LoadedSession, roles: list[str], number: int, offset: int, raw: bytes
+) -> None:
+    """A line other than an event or a whole message as the writer writes them: parsed now."""
+    if not raw.strip():
+        return
+    if not raw.rstrip().endswith(b"}"):  # torn (a crash mid-write), or not JSON at all
+        loaded.skipped += 1
+        if raw.endswith(b"\n"):
+            logger.warning("%s line %d skipped: not a whole line", loaded.id, number)
+        return
+    try:
+        _apply(loaded, roles, json.loads(raw), number, offset, len(raw))
+    except (ValueError, KeyError, TypeError) as exc:
+        loaded.skipped += 1
+        logger.warning("%s line %d skipped: %s", loaded.id, number, exc)
+
+
+def _message_role(raw: bytes) -> str:
+    """A message line's role, read from its fixed start ("": not a message line as the writer
+    writes them; such a line is parsed whole)."""
+    if raw.startswith(_MESSAGE_ROLE + b'user"'):
+        return "user"
+    if raw.startswith(_MESSAGE_ROLE + b'assistant"'):
+        return "assistant"
+    return ""
+
+
+def _event_kind(raw: bytes, known: dict[bytes, str]) -> str:
+    """The event's type, read from the line's fixed start (writer.py writes it first);
+    ``known``: the types met so far, each decoded once."""
     if not raw.startswith(_EVENT_KIND):
         return ""
     end = raw.find(b'"', len(_EVENT_KIND))
-    return sys.intern(raw[len(_EVENT_KIND) : end].decode("ascii", "replace")) if end > 0 else ""
+    if end < 0:
+        return ""
+    name = raw[len(_EVENT_KIND) : end]
+    kind = known.get(name)
+    if kind is None:
+        kind = known[name] = sys.intern(name.decode("ascii", "replace"))
+    return kind
 
 
-def _parse_all(lines: list[bytes]) -> Iterator[Any] | None:
+def parse_all(lines: list[bytes]) -> Iterator[Any] | None:
     """Every line parsed in one call (a third of the time of one call per line), or None
-    when one of them is not JSON (a torn last line): then each is parsed on its own."""
+    when one of them is not JSON: then each is parsed on its own."""
     lines = [raw for raw in lines if raw.strip()]
     try:
         values = json.loads(b"[" + b",".join(lines) + b"]")
@@ -230,22 +337,32 @@ def _parse_all(lines: list[bytes]) -> Iterator[Any] | None:
     return iter(values) if isinstance(values, list) and len(values) == len(lines) else None
 
 
-def _apply(loaded: LoadedSession, line: dict[str, Any], calls: _CallBlocks, position: int) -> None:
-    conversation = loaded.conversation
+def _apply(
+    loaded: LoadedSession,
+    roles: list[str],
+    line: dict[str, Any],
+    position: int,
+    offset: int,
+    length: int,
+) -> None:
+    """A line other than an event or a message as the writer starts them."""
     kind = line["type"]
-    if kind == "message":
+    if kind == "message":  # written some other way: parsed twice, now and with the history
         message = Message.from_dict(line["message"])
-        calls.add(position, message)
-        loaded.entries.append(MessageEntry(len(conversation.messages), message))
-        conversation.append(message)
+        prompt = message.role == "user" and any(isinstance(b, TextBlock) for b in message.content)
+        entry = MessageLine(position, offset, length, len(roles), message.role, prompt)
+        loaded.entries.append(entry)
+        roles.append(message.role)
     elif kind == "rewind":
         to = int(line["to"])
-        conversation.truncate(to)
+        del roles[max(to, 0) :]
         loaded.entries.append(RewindEntry(to))
     elif kind == "compaction":
-        upto = int(line["upto"])
-        conversation.compact(upto, str(line["summary"]))
-        loaded.entries.append(CompactionEntry(upto))
+        upto, summary = int(line["upto"]), str(line["summary"])
+        if 0 < upto < len(roles):  # as Conversation.compact: a user message takes the summary
+            kept = roles[upto:]
+            roles[:] = kept if kept[0] == "user" else ["user", *kept]
+        loaded.entries.append(CompactionEntry(upto, summary))
     elif kind == "meta":
         loaded.name = str(line.get("name", loaded.name))
     # other types: written by a newer version; skipped

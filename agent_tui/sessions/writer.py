@@ -227,6 +227,10 @@ class SessionRecorder:
     def session_id(self) -> str:
         return self.writer.id
 
+    def written(self, messages: list[Message]) -> None:
+        """The messages the file already holds (a resumed session's, once parsed)."""
+        self._written = list(messages)
+
     def record(self, event: ev.Event, conversation: Conversation) -> None:
         """Write the conversation's new messages, then ``event`` (when its type is written)."""
         if isinstance(event, ev.TurnStarted):

@@ -383,6 +383,7 @@ class AgentApp(App[int]):
 
         view = TurnView(self.transcript, self.status, text)
         self._set_busy(True)
+        await self.front.sessions.history_ready()  # a resumed session's, parsing: not on the spot
         said = self.front.messages
         turn_events = self.front.submit(UserInput(text, tuple(images)))
         try:

@@ -1,11 +1,12 @@
 """Sessions in the app: draw a resumed transcript, the picker, the other-folder question (§2).
 
 A resumed transcript shows the session as the conversation now stands
-(``sessions/timeline.turns_as_they_stand``: rewound turns gone, undone changes and interrupted
+(``sessions/timeline.standing``: rewound turns gone, undone changes and interrupted
 calls said so). Its last turn is drawn by feeding the saved events to the same ``TurnView`` a
 live turn uses, so cards, diffs, denials and notices look as they did; earlier turns are one-line
 rows drawn in full when opened (``widgets/replayed_turn.py``), so the first paint costs what is
-on screen, not what is in the session.
+on screen, not what is in the session. The conversation itself is parsed after that first frame,
+in steps between keys (``sessions/history.py``); a turn waits for it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from agent_tui.front.types import (
     SessionStart,
     TurnSpan,
     replay_events,
-    turns_as_they_stand,
+    standing,
 )
 from agent_tui.plural import plural
 from agent_tui.text_safety import one_line
@@ -48,18 +49,22 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     behind the transcript's "click to show" bar). Then say what was resumed."""
     from agent_tui.ui.widgets.replayed_turn import ReplayedTurn, TurnRow
 
-    turns = turns_as_they_stand(loaded.entries)
+    turns = standing(loaded).turns
     transcript = app.transcript
     rows: list[Callable[[], Widget]] = [partial(TurnRow, loaded, span) for span in turns[:-1]]
     transcript.add_hidden(rows[:-ROWS_SHOWN])
     shown = [make() for make in rows[-ROWS_SHOWN:]]
     if turns:
         shown.append(await ReplayedTurn.made(loaded, turns[-1], app.status))
-    await transcript.add_all(shown)  # one mount: one styling and layout pass
     title = one_line(loaded.label)[:100] or loaded.id
-    count = plural(len(loaded.conversation.messages), "message")
-    await transcript.add(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+    count = plural(loaded.messages, "message")
+    shown.append(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+    await transcript.add_all(shown)  # one mount: one styling and layout pass
     app.refresh_todo()  # the session's last todo list
+    # The conversation is parsed once this screen is painted, in steps between keys.
+    app.call_after_refresh(
+        lambda: app.run_worker(app.front.sessions.history_ready(), group="history")
+    )
 
 
 class Collected:

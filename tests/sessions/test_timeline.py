@@ -48,8 +48,9 @@ class Log:
                 ev.ToolCallFinished(call.id, call.name, ToolResult("ok")), self.conv
             )
             self.conv.append_user(Message("user", [ToolResultBlock(call.id, "ok")]))
-        self.conv.append(Message("assistant", [TextBlock(f"done: {prompt}\nmore")]))
-        self.recorder.record(ev.TurnFinished("", "end_turn", calls + 1, Usage()), self.conv)
+        answer = f"done: {prompt}\nmore"  # the turn's last answer, as the agent ends a turn
+        self.conv.append(Message("assistant", [TextBlock(answer)]))
+        self.recorder.record(ev.TurnFinished(answer, "end_turn", calls + 1, Usage()), self.conv)
 
     def command(self, name: str, *extra: ev.Event) -> None:
         """A slash command as the app runs it: handled, its effect, its end."""
