@@ -129,6 +129,14 @@ def make_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MakeAgent:
     return build
 
 
+@pytest.fixture
+def asking_agent(make_agent: MakeAgent, tmp_path: Path) -> MakeAgent:
+    """``make_agent`` with read-only commands asked about too (``safe_commands = false``): for
+    tests of the approval dialog and its grants that use ``ls`` or ``cat``."""
+    (tmp_path / "home" / ".agentrc").write_text("[tools.terminal]\nsafe_commands = false\n")
+    return make_agent
+
+
 @pytest.fixture(autouse=True)
 def _frozen_status_clock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Snapshots show the status bar's elapsed times as 0s, however slow the machine is."""

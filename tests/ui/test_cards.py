@@ -21,8 +21,8 @@ def header(card: ToolCard) -> str:
     return str(card.query_one(".header", Static).content)
 
 
-async def test_non_zero_exit_shows_a_cross_and_the_exit_code(make_agent: MakeAgent) -> None:
-    h = make_agent(
+async def test_non_zero_exit_shows_a_cross_and_the_exit_code(asking_agent: MakeAgent) -> None:
+    h = asking_agent(
         [
             {"tool_calls": [run_call("ls does-not-exist", "t1")]},
             {"tool_calls": [run_call("exit 0", "t2")]},

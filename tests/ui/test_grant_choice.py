@@ -13,8 +13,8 @@ def _ls(call_id: str, command: str) -> dict[str, object]:
     return {"id": call_id, "name": "run_in_terminal", "input": {"command": command}}
 
 
-async def test_x_grants_only_this_exact_command(make_agent: MakeAgent) -> None:
-    h = make_agent(
+async def test_x_grants_only_this_exact_command(asking_agent: MakeAgent) -> None:
+    h = asking_agent(
         [{"tool_calls": [_ls("c1", "ls -la")]}, {"text": "one"},
          {"tool_calls": [_ls("c2", "ls -la")]}, {"text": "two"},
          {"tool_calls": [_ls("c3", "ls -la src")]}, {"text": "three"}],

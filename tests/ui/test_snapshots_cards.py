@@ -5,7 +5,6 @@ Update after an intended change with ``--snapshot-update`` for this file and rev
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -18,16 +17,13 @@ from tests.ui.helpers import wait_idle, wait_screen
 SIZE = (100, 32)
 
 
-def test_failed_and_denied_command_cards(
-    snap_compare: Any, make_agent: MakeAgent, tmp_path: Path
-) -> None:
+def test_failed_and_denied_command_cards(snap_compare: Any, asking_agent: MakeAgent) -> None:
     """Reviewer should see: a red-barred card "✗ $ Ran `ls does-not-exist` — exit code 2" (no green
     tick, no green bar) allowed by you once, then a red-barred card "⊘ $ Not run: rm -rf build"
     denied by you (nothing says "Running"), then the answer "Both failed.".
     """
     # `ls` would run unasked (a read-only command); this card is about one the user allowed.
-    (tmp_path / "home" / ".agentrc").write_text("[tools.terminal]\nsafe_commands = false\n")
-    h = make_agent(
+    h = asking_agent(
         [
             {
                 "tool_calls": [
