@@ -159,8 +159,30 @@ tm new-session -d -s "$session" -x 120 -y 40 \
      sh -c 'cd $inside/ws && /opt/toad/bin/toad acp \"$agent\" $inside/ws'; \
      echo TOAD-EXITED \$?; sleep 60"
 
+# wait_idle WHAT: until the session's tab says neither busy (⌛) nor asking (❯): the turn is over
+# and the input has the keys again (typed earlier, they are lost).
+wait_idle() { wait_for "▎  New Session" "$1"; }
+
+# wait_gone TEXT WHAT: poll the pane until TEXT is no longer on it, or fail after the deadline.
+wait_gone() {
+    local deadline=$((SECONDS + timeout_s))
+    while pane | grep -qF -- "$1"; do
+        if ((SECONDS >= deadline)); then fail "waiting for $2 (\"$1\" still shown)"; fi
+        sleep 0.1
+    done
+}
+
+# turn_over: Toad takes keys again only once the turn is over (wait_idle) and the answered
+# question has left the input (0.3 s after the answer, which a fast model outruns): keys typed
+# earlier are lost.
+turn_over() {
+    wait_idle "the end of the turn"
+    wait_gone "Allow once" "the answered question to leave Toad's input"
+}
+
 # prompt TEXT: type a prompt into Toad's input, see it there, send it and see it in the transcript.
 prompt() {
+    turn_over
     tm send-keys -t "$session" -l "$1"
     wait_for "▊ ❯ $1 " "the prompt in Toad's input"
     tm send-keys -t "$session" Enter
@@ -173,6 +195,7 @@ wait_for "Allow once" "the approval of yes.txt"
 pane >"$screens/1-asked.txt"
 tm send-keys -t "$session" a # Toad: a = Allow once
 wait_for "TOAD-YES-DONE" "the answer after the approved call"
+turn_over
 pane >"$screens/2-approved.txt"
 [[ $(cat "$work/ws/yes.txt" 2>/dev/null) == "approved in Toad" ]] || fail "yes.txt was not written"
 
@@ -181,6 +204,7 @@ wait_for "Creating no.txt" "the second tool call"
 wait_for "Allow once" "the approval of no.txt"
 tm send-keys -t "$session" r # Toad: r = Reject once
 wait_for "TOAD-NO-DONE" "the answer after the rejected call"
+turn_over
 pane >"$screens/3-rejected.txt"
 [[ ! -e $work/ws/no.txt ]] || fail "no.txt was written although the call was rejected"
 # What the model was told about the rejected call: the last request's tool result.

@@ -78,8 +78,10 @@ async def acp_agent(
     *flags: str,
     home: Path,
     env: dict[str, str] | None = None,
+    init: dict[str, Any] | None = None,
 ) -> AsyncIterator[ClientSideConnection]:
-    """``agent-tui acp`` in ``ws`` on the fake server, initialized."""
+    """``agent-tui acp`` in ``ws`` on the fake server, initialized (``init``: more arguments of
+    ``initialize``, such as a real client's capabilities and info)."""
     full_env = {
         "HOME": str(home),
         "AGENT_TUI_STATE_DIR": str(home / "state"),
@@ -90,5 +92,7 @@ async def acp_agent(
     async with spawn_agent_process(
         client, sys.executable, *args, cwd=ws, env=clean_env(full_env)
     ) as (conn, _process):
-        await asyncio.wait_for(conn.initialize(protocol_version=PROTOCOL_VERSION), DEADLINE_S)
+        await asyncio.wait_for(
+            conn.initialize(protocol_version=PROTOCOL_VERSION, **(init or {})), DEADLINE_S
+        )
         yield conn
