@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # agent-tui as the ACP agent of Toad (PyPI batrachian-toad, a Textual ACP client nobody here wrote),
-# in a real terminal (tmux), against the fake LLM server: one turn whose create_file approval is
-# answered "Allow once" (the file appears), one answered "Reject" (nothing written, the model is
-# told). Waits poll the pane with a deadline (no fixed sleeps); the screens are kept.
+# in a real terminal (tmux), against the fake LLM server, in one Toad session: a create_file
+# approval answered "Allow once" (the file appears), one answered "Reject" (nothing written, the
+# model is told), then an edit of the existing file approved on Toad's diff screen. Waits poll the
+# pane with a deadline (no fixed sleeps); the screens are kept.
 #
 # Toad needs Python >= 3.14, which Debian bookworm lacks, so Toad and agent-tui run in a Debian sid
 # chroot built once with debootstrap (about 3 minutes, ~600 MB) and reused afterwards; agent-tui is
@@ -136,7 +137,11 @@ cat >"$work/script.json" <<'JSON'
   {"text": "Created yes.txt. TOAD-YES-DONE"},
   {"tool_calls": [{"id": "call_2", "name": "create_file",
                    "input": {"path": "no.txt", "content": "rejected in Toad\n"}}]},
-  {"text": "Not creating no.txt. TOAD-NO-DONE"}
+  {"text": "Not creating no.txt. TOAD-NO-DONE"},
+  {"tool_calls": [{"id": "call_3", "name": "replace_string_in_file",
+                   "input": {"path": "yes.txt", "old_string": "approved in Toad",
+                             "new_string": "edited in Toad"}}]},
+  {"text": "Edited yes.txt. TOAD-EDIT-DONE"}
 ]
 JSON
 
@@ -212,6 +217,17 @@ told=$("$py" -c 'import json, sys, urllib.request
 last = json.load(urllib.request.urlopen(sys.argv[1] + "/_requests"))[-1]["messages"][-1]
 print(" ".join(b.get("content", "") for b in last["content"] if b.get("type") == "tool_result"))' "$url")
 [[ $told == *declined* ]] || fail "the model was not told of the rejection (it got: $told)"
+
+# An edit of an existing file: Toad asks on its diff screen (a new file's diff has no old text,
+# and Toad then asks in its input as above).
+prompt "please edit yes.txt"
+wait_for "Allow once" "the approval of the edit"
+pane >"$screens/4-edit-asked.txt"
+tm send-keys -t "$session" a
+wait_for "TOAD-EDIT-DONE" "the answer after the approved edit"
+turn_over
+pane >"$screens/5-edited.txt"
+[[ $(cat "$work/ws/yes.txt") == "edited in Toad" ]] || fail "yes.txt was not edited"
 
 echo "Toad $toad_version, $python_version; screens in $screens"
 echo "toad check: OK"
