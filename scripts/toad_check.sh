@@ -146,15 +146,7 @@ cat >"$work/script.json" <<'JSON'
 JSON
 
 # The fake server runs on the host; the chroot shares its network, so 127.0.0.1 reaches it.
-(cd "$root" && exec "$py" -m tests.fakes.llm_server --script "$work/script.json" --port 0) \
-    >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-deadline=$((SECONDS + timeout_s))
-until [[ -s "$work/server.out" ]]; do
-    if ((SECONDS >= deadline)); then cat "$work/server.err" >&2; die "the fake server did not start"; fi
-    sleep 0.05
-done
-url=$(head -n1 "$work/server.out")
+start_fake_server
 
 # How Toad runs any ACP agent: `toad acp "COMMAND" PROJECT_DIR`.
 agent="/opt/agent-tui/bin/agent-tui acp --provider anthropic --base-url $url"
@@ -167,15 +159,6 @@ tm new-session -d -s "$session" -x 120 -y 40 \
 # wait_idle WHAT: until the session's tab says neither busy (⌛) nor asking (❯): the turn is over
 # and the input has the keys again (typed earlier, they are lost).
 wait_idle() { wait_for "▎  New Session" "$1"; }
-
-# wait_gone TEXT WHAT: poll the pane until TEXT is no longer on it, or fail after the deadline.
-wait_gone() {
-    local deadline=$((SECONDS + timeout_s))
-    while pane | grep -qF -- "$1"; do
-        if ((SECONDS >= deadline)); then fail "waiting for $2 (\"$1\" still shown)"; fi
-        sleep 0.1
-    done
-}
 
 # turn_over: Toad takes keys again only once the turn is over (wait_idle) and the answered
 # question has left the input (0.3 s after the answer, which a fast model outruns): keys typed

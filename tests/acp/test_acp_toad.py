@@ -74,4 +74,6 @@ async def test_the_start_notes_are_said_once_each_in_a_paragraph(
     paragraphs = client.text().strip().split("\n\n")
     assert [p.split(":")[0] for p in paragraphs] == ["note", "note"]
     assert paragraphs[0].startswith("note: --yolo")
-    assert paragraphs[1].startswith("note: Sandbox unavailable: bwrap (bubblewrap) is not installed")
+    assert paragraphs[1].startswith(
+        "note: Sandbox unavailable: bwrap (bubblewrap) is not installed"
+    )
