@@ -148,10 +148,12 @@ JSON
 # The fake server runs on the host; the chroot shares its network, so 127.0.0.1 reaches it.
 start_fake_server
 
-# How Toad runs any ACP agent: `toad acp "COMMAND" PROJECT_DIR`.
-agent="/opt/agent-tui/bin/agent-tui acp --provider anthropic --base-url $url"
+# How Toad runs any ACP agent: `toad acp "COMMAND" PROJECT_DIR`, as the README says (agent-tui on
+# PATH: Toad names the agent by the command's first word).
+agent="agent-tui acp --provider anthropic --base-url $url"
 tm new-session -d -s "$session" -x 120 -y 40 \
-    "chroot '$chroot_dir' env -i HOME='$inside/home' PATH=/usr/bin:/bin LANG=C.UTF-8 \
+    "chroot '$chroot_dir' env -i HOME='$inside/home' PATH=/opt/agent-tui/bin:/usr/bin:/bin \
+     LANG=C.UTF-8 \
      TERM=xterm-256color ANTHROPIC_API_KEY=test AGENT_TUI_STATE_DIR='$inside/state' \
      sh -c 'cd $inside/ws && /opt/toad/bin/toad acp \"$agent\" $inside/ws'; \
      echo TOAD-EXITED \$?; sleep 60"
@@ -177,7 +179,7 @@ prompt() {
     wait_for "▌ ❯ $1" "the prompt sent"
 }
 
-wait_for "bin/agent-tui " "Toad connected to agent-tui (the agent's name in the footer)"
+wait_for "   agent-tui  /tmp/" "Toad connected to agent-tui (its name in the footer)"
 prompt "please create yes.txt"
 wait_for "Allow once" "the approval of yes.txt"
 pane >"$screens/1-asked.txt"
