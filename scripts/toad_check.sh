@@ -2,8 +2,9 @@
 # agent-tui as the ACP agent of Toad (PyPI batrachian-toad, a Textual ACP client nobody here wrote),
 # in a real terminal (tmux), against the fake LLM server, in one Toad session: a create_file
 # approval answered "Allow once" (the file appears), one answered "Reject" (nothing written, the
-# model is told), then an edit of the existing file approved on Toad's diff screen. Waits poll the
-# pane with a deadline (no fixed sleeps); the screens are kept.
+# model is told), an edit of the existing file approved on Toad's diff screen, then the mode
+# switched to "accept edits" in Toad and an edit made without a question. Waits poll the pane with
+# a deadline (no fixed sleeps); the screens are kept.
 #
 # Toad needs Python >= 3.14, which Debian bookworm lacks, so Toad and agent-tui run in a Debian sid
 # chroot built once with debootstrap (about 3 minutes, ~600 MB) and reused afterwards; agent-tui is
@@ -141,7 +142,11 @@ cat >"$work/script.json" <<'JSON'
   {"tool_calls": [{"id": "call_3", "name": "replace_string_in_file",
                    "input": {"path": "yes.txt", "old_string": "approved in Toad",
                              "new_string": "edited in Toad"}}]},
-  {"text": "Edited yes.txt. TOAD-EDIT-DONE"}
+  {"text": "Edited yes.txt. TOAD-EDIT-DONE"},
+  {"tool_calls": [{"id": "call_4", "name": "replace_string_in_file",
+                   "input": {"path": "yes.txt", "old_string": "edited in Toad",
+                             "new_string": "accepted in Toad"}}]},
+  {"text": "Edited yes.txt again. TOAD-MODE-DONE"}
 ]
 JSON
 
@@ -213,6 +218,19 @@ wait_for "TOAD-EDIT-DONE" "the answer after the approved edit"
 turn_over
 pane >"$screens/5-edited.txt"
 [[ $(cat "$work/ws/yes.txt") == "edited in Toad" ]] || fail "yes.txt was not edited"
+
+# Toad's mode switcher (ctrl+o; modes sorted by name, the current one ticked): "accept edits" is
+# session/set_mode, and the next edit runs without a question (one would never be answered).
+tm send-keys -t "$session" C-o
+wait_for "✔ ask" "Toad's list of agent-tui's modes"
+tm send-keys -t "$session" Up Enter
+wait_gone "✔ ask" "the list of modes to close"
+wait_for "  accept edits" "the mode in Toad's footer"
+prompt "please edit yes.txt again"
+wait_for "TOAD-MODE-DONE" "the answer after the edit made in accept-edits mode"
+turn_over
+pane >"$screens/6-accept-edits.txt"
+[[ $(cat "$work/ws/yes.txt") == "accepted in Toad" ]] || fail "yes.txt was not edited in accept-edits mode"
 
 echo "Toad $toad_version, $python_version; screens in $screens"
 echo "toad check: OK"
