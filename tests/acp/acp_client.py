@@ -17,6 +17,7 @@ from acp import PROTOCOL_VERSION, spawn_agent_process
 from acp.client.connection import ClientSideConnection
 from acp.schema import (
     AllowedOutcome,
+    ClientCapabilities,
     DeniedOutcome,
     PermissionOption,
     RequestPermissionResponse,
@@ -78,10 +79,9 @@ async def acp_agent(
     *flags: str,
     home: Path,
     env: dict[str, str] | None = None,
-    init: dict[str, Any] | None = None,
+    capabilities: ClientCapabilities | None = None,
 ) -> AsyncIterator[ClientSideConnection]:
-    """``agent-tui acp`` in ``ws`` on the fake server, initialized (``init``: more arguments of
-    ``initialize``, such as a real client's capabilities and info)."""
+    """``agent-tui acp`` in ``ws`` on the fake server, initialized."""
     full_env = {
         "HOME": str(home),
         "AGENT_TUI_STATE_DIR": str(home / "state"),
@@ -92,7 +92,8 @@ async def acp_agent(
     async with spawn_agent_process(
         client, sys.executable, *args, cwd=ws, env=clean_env(full_env)
     ) as (conn, _process):
-        await asyncio.wait_for(
-            conn.initialize(protocol_version=PROTOCOL_VERSION, **(init or {})), DEADLINE_S
+        started = conn.initialize(
+            protocol_version=PROTOCOL_VERSION, client_capabilities=capabilities
         )
+        await asyncio.wait_for(started, DEADLINE_S)
         yield conn
