@@ -26,15 +26,7 @@ cat >"$work/script.json" <<'JSON'
 ]
 JSON
 
-(cd "$root" && exec "$py" -m tests.fakes.llm_server --script "$work/script.json" --port 0) \
-    >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-deadline=$((SECONDS + timeout_s))
-until [[ -s "$work/server.out" ]]; do
-    if ((SECONDS >= deadline)); then echo "tmux check: fake server did not start" >&2; cat "$work/server.err" >&2; exit 1; fi
-    sleep 0.05
-done
-url=$(head -n1 "$work/server.out")
+start_fake_server
 
 tm new-session -d -s "$session" -x 100 -y 30 \
     "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' ANTHROPIC_API_KEY=test \

@@ -1,7 +1,34 @@
 # Shared by the tmux checks (sourced, not run): a private tmux server per run, a pane reader, and
 # waits that poll the pane with a deadline (no fixed sleeps). The caller sets `work` (a temp dir)
 # and `session`, and may set `server_pid`; `timeout_s` is the deadline of each wait.
-# start_scripted_app also needs `root` (the repository) and `py` (its Python).
+# wait_gone TEXT WHAT: poll the pane until TEXT is no longer on it, or fail after the deadline.
+wait_gone() {
+    local deadline=$((SECONDS + timeout_s))
+    while pane | grep -qF -- "$1"; do
+        if ((SECONDS >= deadline)); then fail "waiting for $2 (\"$1\" still shown)"; fi
+        sleep 0.1
+    done
+}
+
+# start_fake_server: the fake LLM server on $work/script.json (127.0.0.1, a free port), in the
+# background; sets server_pid (cleanup stops it) and url (its base URL).
+start_fake_server() {
+    (cd "$root" && exec "$py" -m tests.fakes.llm_server --script "$work/script.json" --port 0) \
+        >"$work/server.out" 2>"$work/server.err" &
+    server_pid=$!
+    local deadline=$((SECONDS + timeout_s))
+    until [[ -s "$work/server.out" ]]; do
+        if ((SECONDS >= deadline)); then
+            echo "tmux check: fake server did not start" >&2
+            cat "$work/server.err" >&2
+            exit 1
+        fi
+        sleep 0.05
+    done
+    url=$(head -n1 "$work/server.out")
+}
+
+# start_fake_server and start_scripted_app also need `root` (the repository) and `py` (its Python).
 
 timeout_s=${TMUX_CHECK_TIMEOUT:-30}
 server_pid=""

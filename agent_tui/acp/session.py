@@ -41,6 +41,7 @@ class AcpSession:
         self._turn: asyncio.Task[PromptResponse] | None = None
         self._cancelled = False
         self._kinds: dict[str, str] = {}  # call id -> the tool's kind, from its start
+        self._titles: dict[str, str] = {}  # call id -> its title at the start (see tool_decided)
         self._usage: Any = None
         self._live = LiveOutput(self._send_output)  # running commands' output, throttled
 
@@ -75,9 +76,13 @@ class AcpSession:
         from acp.helpers import update_available_commands
 
         await self._send(update_available_commands(self._commands()))
-        notes = self.front.warnings() + self.front.startup_notices() + self.front.state_notices()
+        # A sandbox that cannot run is both a warning and a startup notice: said once. Clients
+        # draw the chunk as Markdown, so each note is a paragraph of its own.
+        notes = dict.fromkeys(
+            self.front.warnings() + self.front.startup_notices() + self.front.state_notices()
+        )
         if notes:
-            await self._send(updates.message_chunk("".join(f"note: {n}\n" for n in notes)))
+            await self._send(updates.message_chunk("\n\n".join(f"note: {n}" for n in notes) + "\n"))
 
     def _commands(self) -> list[Any]:
         from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
@@ -175,13 +180,17 @@ class AcpSession:
                 await self._send(updates.thought_chunk(event.text))
             case ev.ToolCallStarted():
                 self._kinds[event.call_id] = event.kind
-                await self._send(updates.tool_start(event))
+                start = updates.tool_start(event)
+                self._titles[event.call_id] = start.title
+                await self._send(start)
             case ev.ToolCallDecided():
-                await self._send(updates.tool_decided(event))
+                title = self._titles.get(event.call_id)
+                await self._send(updates.tool_decided(event, title))
             case ev.ToolOutputDelta():
                 await self._live.feed(event.call_id, event.text)
             case ev.ToolCallFinished():
                 self._live.finish(event.call_id)
+                self._titles.pop(event.call_id, None)
                 await self._send(updates.tool_finished(event, self._kinds.pop(event.call_id, "")))
             case ev.TodoUpdated():
                 await self._send(updates.plan(event))

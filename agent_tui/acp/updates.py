@@ -121,15 +121,19 @@ def permission_view(event: ev.ApprovalRequested, kind: str) -> ToolCallUpdate:
     )
 
 
-def tool_decided(event: ev.ToolCallDecided) -> ToolCallProgress:
+def tool_decided(event: ev.ToolCallDecided, title: str | None = None) -> ToolCallProgress:
+    """Running, or refused with the reason. ``title`` is the call's own title, sent again:
+    clients such as Toad apply the permission request's tool call as an update, so the title
+    that said why it asked would otherwise stay on the call for good."""
     from acp import tool_content, update_tool_call
     from acp.schema import TextContentBlock
 
     if event.allowed:
-        return update_tool_call(event.call_id, status="in_progress")
+        return update_tool_call(event.call_id, title=title, status="in_progress")
     text = f"not run: {one_line(event.reason)}"
     return update_tool_call(
         event.call_id,
+        title=title,
         status="failed",
         content=[tool_content(TextContentBlock(type="text", text=text))],
     )
