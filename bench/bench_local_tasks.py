@@ -146,7 +146,8 @@ def aider_run(ctx: dict, task: Task, repo: Path) -> Run:
     argv += ["--no-show-model-warnings", "--analytics-disable", "--no-pretty"]
     argv += ["--no-fancy-input", "--no-detect-urls", "--no-suggest-shell-commands"]
     argv += ["--message", task.prompt, *task.aider_files]
-    env = {**ctx["env"], "HOME": str(ctx["home"] / "aider")}
+    # Unbuffered: a run stopped at the timeout still shows what Aider had printed.
+    env = {**ctx["env"], "HOME": str(ctx["home"] / "aider"), "PYTHONUNBUFFERED": "1"}
     code, out, err, wall, timed_out = run_timed(argv, repo, env, ctx["timeout"])
     sent, received = aider_tokens(out)
     ok = check(task, repo, out)
