@@ -219,7 +219,7 @@ def test_a_reply_that_repeats_itself_is_stopped_while_it_streams(
 
 
 def context_echo(ws: Path) -> str:
-    """What gemma-3-270m answered on bench/bench_local_tasks.py: the context block, copied."""
+    """A copy of the context block, as gemma-3-270m began its replies on bench_local_tasks.py."""
     return f"<context>\n# Environment\nWorkspace root: {ws}\nPlatform: linux\n</context>"
 
 

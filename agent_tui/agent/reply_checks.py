@@ -10,8 +10,8 @@ After each round the loop asks :class:`ReplyChecks` about the reply:
   the markup as the answer.
 - **An echo of the context block**: a local server gets the folder's and the turn's context as a
   ``<context>\n# Environment …</context>`` block before the user's request (agent/stable_prefix.py),
-  and a small model may answer by copying it (gemma-3-270m did on every task of
-  bench/bench_local_tasks.py). A reply that is only that block is a failed round like a markup
+  and a small model may answer by copying it (gemma-3-270m began every reply on
+  bench/bench_local_tasks.py with such a block, then looped). A reply that is only that block is a failed round like a markup
   echo, with its own nudge: there may be no tool result above to point to.
 - **A call described in prose** ("I'll call create_file with path … and content …") by a model
   that writes its calls as text gets one nudge a turn asking for the call alone; the reply after
