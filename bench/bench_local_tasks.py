@@ -172,6 +172,8 @@ def session_story(state: Path, session_id: str) -> str:
                     story.append("said " + json.dumps(part["text"][:60]))
                 if part.get("name"):
                     story.append(f"called {part['name']}")
+        if rec.get("type") == "event" and rec.get("event") == "request_sent":
+            story.append(f"request {rec.get('round')} (prompt ≈{rec.get('prompt_tokens')} tokens)")
         if rec.get("type") == "event" and rec.get("event") in ("error", "notice"):
             story.append(f"{rec['event']}: {str(rec.get('message') or rec.get('text'))[:80]}")
     return "; ".join(story)
@@ -261,8 +263,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--cache", help="where the venvs, homes and scratch repos live")
     parser.add_argument("--agent-tui", default=str(Path(sys.executable).parent / "agent-tui"))
     parser.add_argument("--skip-aider", action="store_true")
+    parser.add_argument("--table", metavar="RUN_DIR", help="print a finished run's table again")
     args = parser.parse_args()
-    if not (args.gguf or args.model_package or args.base_url):
+    if not (args.gguf or args.model_package or args.base_url or args.table):
         parser.error("give --gguf FILE, --model-package NAME or --base-url URL")
     return args
 
@@ -282,8 +285,25 @@ def serve(args: argparse.Namespace, cache: Path, runs_dir: Path) -> tuple[str, o
     return url, proc
 
 
+def table_again(run_dir: Path) -> None:
+    """A finished run's table, agent-tui's notes read again from its sessions (what the model
+    did, in full), and its load average."""
+    record = json.loads((run_dir / "results.json").read_text())
+    runs = [Run(**r) for r in record["runs"]]
+    for run in runs:
+        session = re.search(r"session=(\S+)", run.note)
+        if run.agent == "agent-tui" and session:
+            story = session_story(run_dir / "agent-tui-state", session.group(1))
+            run.note = run.note.split(" | ")[0] + " | " + story
+    print(table(runs))
+    print(f"load average before {record['load'][0]}, after {record['load'][1]}")
+
+
 def main() -> None:
     args = parse_args()
+    if args.table:
+        table_again(Path(args.table))
+        return
     cache = local_setup.cache_dir(args.cache)
     runs_dir = cache / "runs" / time.strftime("%Y%m%d-%H%M%S")
     runs_dir.mkdir(parents=True)
