@@ -311,6 +311,8 @@ def main() -> None:
     wanted = args.tasks.split(",")
     tasks = [t for t in TASKS if t.name in wanted]
     url, proc = serve(args, cache, runs_dir)
+    if local_setup.template_takes_tools(url) is False:
+        print("note: the model's chat template does not take tools: the server drops them")
     ctx = {
         "url": url,
         "model": args.model,

@@ -109,3 +109,19 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes] | None, deadline_s: float
             pass
         time.sleep(1)
     raise SystemExit(f"{url} not ready after {deadline_s:.0f} s")
+
+
+def template_takes_tools(url: str) -> bool | None:
+    """What llama.cpp's ``/props`` says of its chat template and tools (None: not llama.cpp).
+
+    A template that does not take them (a GGUF without one gets a ChatML fallback that does
+    not) makes the server drop a request's ``tools`` from the prompt without a word.
+    """
+    root = url.removesuffix("/v1")
+    try:
+        with urllib.request.urlopen(f"{root}/props", timeout=5) as resp:
+            caps = json.load(resp).get("chat_template_caps") or {}
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+    value = caps.get("supports_tools")
+    return value if isinstance(value, bool) else None
