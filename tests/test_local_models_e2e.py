@@ -2,7 +2,8 @@
 
 Near-valid calls are repaired and the model is told (item 1); a call told in prose gets one nudge
 (item 1); a reply made of the chat template's markup is a failed round, nudged once, then the
-run stops with an error (item 2); a local server gets sampling for tool use, and a reply that
+run stops with an error (item 2), and so is a reply that only copies the context block it was
+given (seen from gemma-3-270m in bench/bench_local_tasks.py); a local server gets sampling for tool use, and a reply that
 repeats itself is stopped while it streams (item 3). Each test checks what reached the model, what happened on disk
 and how the process ended.
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agent_tui.agent.reply_checks import ECHO_NUDGE
+from agent_tui.agent.reply_checks import CONTEXT_NUDGE, ECHO_NUDGE, is_context_echo
 from tests.fakes.llm_server import FakeLLM
 from tests.helpers import new_workspace, run_on_api
 
@@ -215,3 +216,41 @@ def test_a_reply_that_repeats_itself_is_stopped_while_it_streams(
     [assistant] = [m for m in chat_requests(fake_llm)[-1]["messages"] if m["role"] == "assistant"]
     assert assistant["content"].startswith("Let me look.")
     assert assistant["content"].count("read the file hello.py") == 1
+
+
+def context_echo(ws: Path) -> str:
+    """A copy of the context block, as gemma-3-270m began its replies on bench_local_tasks.py."""
+    return f"<context>\n# Environment\nWorkspace root: {ws}\nPlatform: linux\n</context>"
+
+
+def test_a_copy_of_the_context_block_is_nudged_once(ws: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script([{"text": context_echo(ws)}, {"text": "It prints a greeting."}])
+    proc = run(ws, fake_llm, "-p", "what does hello.py print?", "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["result"] == "It prints a greeting."
+    assert any("copied its context block" in n for n in map(str, result["notices"]))
+    assert last_user_text(chat_requests(fake_llm)[1]) == CONTEXT_NUDGE
+
+
+def test_two_copies_of_the_context_block_stop_with_an_error(ws: Path, fake_llm: FakeLLM) -> None:
+    """Before: the copied block was the answer, exit 0."""
+    echo = context_echo(ws)
+    fake_llm.set_script([{"text": echo}, {"text": "<|im_start|>assistant\n" + echo}])
+    proc = run(ws, fake_llm, "-p", "what does hello.py print?", "--output-format", "json")
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["is_error"] and "Workspace root" not in result["result"]
+    assert "copy of the context it was given 2 times" in " ".join(result["errors"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<context>\n# Environment\nWorkspace root: /w\n</context>\n\nIt prints a greeting.",
+        "Use a <context> element:\n<context>\n# Environment\n</context>\nlike that.",
+        "<context>\n# Setup\nnot ours\n</context>",
+    ],
+)
+def test_an_answer_with_more_than_the_context_block_is_an_answer(text: str) -> None:
+    assert not is_context_echo(text)

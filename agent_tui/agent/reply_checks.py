@@ -8,6 +8,11 @@ After each round the loop asks :class:`ReplyChecks` about the reply:
   nudge (an echo a user message; a failed call its error result); a second in a row ends the turn
   with :class:`~agent_tui.errors.UnusableReply`, so ``-p`` exits non-zero instead of reporting
   the markup as the answer.
+- **An echo of the context block**: a local server gets the folder's and the turn's context as a
+  ``<context>\n# Environment …</context>`` block before the user's request (agent/stable_prefix.py),
+  and a small model may answer by copying it (gemma-3-270m began every reply on
+  bench/bench_local_tasks.py with such a block, then looped). A reply that is only that block is a failed round like a markup
+  echo, with its own nudge: there may be no tool result above to point to.
 - **A call described in prose** ("I'll call create_file with path … and content …") by a model
   that writes its calls as text gets one nudge a turn asking for the call alone; the reply after
   it is taken as it comes. A call written out in call syntax inside an answer (a fenced
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agent_tui.agent.assemble import RawCall
+from agent_tui.agent.instructions import ENVIRONMENT_HEADING, TURN_HEADING
 from agent_tui.agent.text_calls import TEXT_ORIGIN
 from agent_tui.errors import UnusableReply
 from agent_tui.providers.base import ToolSpec
@@ -36,6 +42,14 @@ _MARKUP = re.compile(
     r"|<\|[A-Za-z0-9_]{1,32}\|>(?:[ \t]*(?:system|user|assistant|tool|ipython)\b)?",
     re.DOTALL,
 )
+# Our own context block (stable_prefix.py), copied back: it opens with one of its two headings.
+_HEADINGS = "|".join(re.escape(h.strip()) for h in (ENVIRONMENT_HEADING, TURN_HEADING))
+_CONTEXT = re.compile(rf"<context>\s*(?:{_HEADINGS})\n.*?(?:</context>|\Z)", re.DOTALL)
+CONTEXT_NUDGE = (
+    "Your last reply only repeated the <context> block you were given; it is not a tool call "
+    "and not an answer. Do what the user's request asks: reply with one tool call, or with "
+    "your final answer in plain text."
+)
 ECHO_NUDGE = (
     "Your last reply was only chat-template markup (such as <tool_response>), not a tool call "
     "and not an answer. The tool results are already above. Reply with one tool call, or with "
@@ -48,6 +62,13 @@ MAX_DESCRIPTION_CHARS = 20_000  # a longer reply is an answer: not searched for 
 def is_template_echo(text: str) -> bool:
     """Whether ``text`` is only chat-template markup (and whitespace)."""
     return _MARKUP.search(text) is not None and not _MARKUP.sub("", text).strip()
+
+
+def is_context_echo(text: str) -> bool:
+    """Whether ``text`` is only our context block(s), with or without template markup."""
+    if _CONTEXT.search(text) is None:
+        return False
+    return not _MARKUP.sub("", _CONTEXT.sub("", text)).strip()
 
 
 def _words(text: str) -> str:
@@ -99,7 +120,8 @@ class ReplyChecks:
         Raises:
             UnusableReply: the second failed round in a row.
         """
-        echo = not calls and is_template_echo(text)
+        context = not calls and is_context_echo(text)
+        echo = context or (not calls and is_template_echo(text))
         unread = bool(calls) and all(c.origin == TEXT_ORIGIN and c.input is None for c in calls)
         if not (echo or unread):
             self.failed = 0
@@ -107,6 +129,7 @@ class ReplyChecks:
         self.failed += 1
         if self.failed >= MAX_FAILED_ROUNDS:
             what = "its chat template's markup" if echo else "tool calls that could not be read"
+            what = "a copy of the context it was given" if context else what
             raise UnusableReply(
                 f"the model answered with {what} {self.failed} times in a row, not a tool "
                 "call or an answer; the turn was stopped (try a lower model.temperature or a "
@@ -114,6 +137,11 @@ class ReplyChecks:
             )
         if not echo:
             return None  # the failed call's error result is the nudge
+        if context:
+            return Nudge(
+                "The model copied its context block instead of answering; it was asked again.",
+                CONTEXT_NUDGE,
+            )
         return Nudge(
             "The model answered with template markup only; it was asked again.", ECHO_NUDGE
         )
