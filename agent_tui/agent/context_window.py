@@ -56,6 +56,17 @@ def known_window(name: str) -> int | None:
     return KNOWN_WINDOWS[max(matches, key=len)] if matches else None
 
 
+def usable_state_dir() -> Path | None:
+    """The state dir for the cache, or None when there is none to use (then nothing is cached)."""
+    from agent_tui.errors import ConfigError
+    from agent_tui.paths import state_dir
+
+    try:
+        return state_dir()
+    except ConfigError:
+        return None
+
+
 def should_probe(model: ModelConfig) -> bool:
     """Only OpenAI-compatible servers other than OpenAI's own say their window."""
     host = (urlsplit(model.base_url).hostname or "").lower()

@@ -20,8 +20,8 @@ from agent_tui.agent.assemble import RoundAssembler
 from agent_tui.agent.budget import DEFAULT_CONTEXT_WINDOW, ContextBudget, prompt_tokens
 from agent_tui.agent.call_progress import CallProgress
 from agent_tui.agent.compaction.run import auto_compact
-from agent_tui.agent.context_window import WindowDiscovery
-from agent_tui.agent.exact_count import ExactCounter, near_limit
+from agent_tui.agent.context_window import WindowDiscovery, usable_state_dir
+from agent_tui.agent.exact_count import ExactCounter
 from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
 from agent_tui.agent.instructions import small_window_prompt
@@ -32,8 +32,8 @@ from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
 from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
 from agent_tui.agent.reply_checks import ReplyChecks
+from agent_tui.agent.request_fit import Attempt, fit, provider_request, still_too_long
 from agent_tui.agent.spend import check_budget
-from agent_tui.agent.stable_prefix import after_the_tools
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry, CommandResult
@@ -52,14 +52,12 @@ from agent_tui.errors import (
     RoundLimitReached,
     StreamInterrupted,
     UnusableReply,
-    UsageError,
 )
 from agent_tui.participants.registry import ParticipantRegistry
 from agent_tui.plural import plural
 from agent_tui.providers import base as pv
-from agent_tui.providers.base import Provider, ProviderRequest, ToolSpec, Usage
+from agent_tui.providers.base import Provider, ToolSpec, Usage
 from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
-from agent_tui.providers.web_search import search_uses
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
 from agent_tui.tools.todo import TODO_KEY
@@ -119,14 +117,6 @@ class _TurnState:
     nudged: bool = False  # the last round's reply was answered with a nudge: another round
 
 
-@dataclass
-class _Attempt:
-    """How often a round's request was built again."""
-
-    overflow: ContextOverflow | None = None  # the server's "too long", once retried
-    recounts: int = 0  # built again because the server counted it over the budget
-
-
 class _Reply:
     """What a round's request brought back: filled by ``_query``, read by the later phases."""
 
@@ -149,7 +139,9 @@ class Agent:
         self._conversation = Conversation()
         self._history: History | None = None  # a resumed session's, until it is parsed
         self.budget = ContextBudget()  # the context window and token estimate, per model
-        self.window_discovery = WindowDiscovery(_state_dir())  # the window the server says it has
+        self.window_discovery = WindowDiscovery(
+            usable_state_dir()
+        )  # the window the server says it has
         self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
         self.total_usage = Usage()
         self.last_turn_usage = Usage()  # the last turn that asked the model (/cost)
@@ -538,7 +530,7 @@ class Agent:
         A request the server counts over the window, or refuses as too long before any output,
         is built again (pruned or compacted) and sent once more.
         """
-        attempt = _Attempt()
+        attempt = Attempt()
         async for note in self.window_discovery.waiting(self.model):
             yield ev.Notice(note)  # a server still loading its model is waited for, and said so
         if (served := self.window_discovery.found.get(self.model.name)) is not None:
@@ -556,7 +548,7 @@ class Agent:
                 if isinstance(event, ev.UsageUpdated):
                     state.usage = add_usage(state.usage, event.usage)
                 yield event
-            built = await self._fit(plan, specs, tools_chars, attempt)
+            built = await fit(self, plan, specs, tools_chars, attempt)
             if built is None:
                 continue  # prune (or compact) to the exact count before sending
             for event in self._send(state, specs, reply, built, attempt):
@@ -567,7 +559,7 @@ class Agent:
             except ContextOverflow as exc:
                 # Refused before any output: learn the server's size, prune, try once more.
                 if attempt.overflow is not None:
-                    raise self._still_too_long(exc) from None
+                    raise still_too_long(self, exc) from None
                 attempt.overflow = exc
                 self.budget.learn_overflow(self.model, built, exc)
                 continue
@@ -586,7 +578,7 @@ class Agent:
         specs: list[ToolSpec],
         reply: _Reply,
         built: BuiltPrompt,
-        attempt: _Attempt,
+        attempt: Attempt,
     ) -> Iterator[ev.Event]:
         """Say what the request left out, then start ``reply`` on it and report it sent.
 
@@ -603,33 +595,6 @@ class Agent:
         reply.start(built, new_gate(self.model, [s.name for s in specs]))
         yield ev.RequestSent(state.rounds, self.budget.scaled(self.model, built))
 
-    async def _fit(
-        self, plan: TurnPlan, specs: list[ToolSpec], tools_chars: int, attempt: _Attempt
-    ) -> BuiltPrompt | None:
-        """The request as the conversation is now, within the budget; None: build it again."""
-        # Every request is built from the conversation as it is now: nothing else holds
-        # "what was said", so a request can neither miss nor repeat part of it.
-        try:
-            built = self.budget.build(
-                self.model, plan.system_prompt, list(self.conversation.messages), tools_chars
-            )
-        except UsageError as exc:
-            overflow = attempt.overflow
-            if overflow is None:
-                raise
-            raise ContextOverflow(
-                f"{overflow}; {exc}",
-                status=overflow.status or 400,
-                limit=overflow.limit,
-                prompt_tokens=overflow.prompt_tokens,
-            ) from None
-        if attempt.recounts < 2 and (exact := await self._exact_tokens(built, specs)) is not None:
-            self.budget.calibrate(self.model, built, exact)
-            if exact > self.budget.prompt_limit(self.model):
-                attempt.recounts += 1
-                return None
-        return built
-
     async def _stream(
         self, state: _TurnState, specs: list[ToolSpec], reply: _Reply
     ) -> AsyncIterator[ev.Event]:
@@ -637,7 +602,7 @@ class Agent:
         progress = CallProgress()
         responded = False
         watch = RepetitionWatch()
-        async for pev in self.deps.provider.stream(self._request(reply.built, specs)):
+        async for pev in self.deps.provider.stream(provider_request(self, reply.built, specs)):
             if not responded:
                 responded = True
                 yield ev.ResponseStarted(state.rounds)
@@ -759,45 +724,6 @@ class Agent:
             self.conversation.append_user(user_text("\n\n".join(texts)))
             yield ev.SteeringDelivered(texts)
 
-    def _request(self, built: BuiltPrompt, specs: list[ToolSpec]) -> ProviderRequest:
-        local = self.budget.local_server(self.model)  # low temperature for tool use
-        system, messages = built.system, built.messages
-        if local:  # the same prefix for every folder and turn: the server's cache keeps hitting
-            system, messages = after_the_tools(system, messages)
-        return ProviderRequest(
-            model=self.model.name,
-            system=system,
-            messages=messages,
-            tools=specs,
-            max_tokens=self.budget.reply_tokens(self.model),
-            temperature=self.model.sampling_temperature(local),
-            thinking_budget=self.model.thinking_budget,
-            reasoning_effort=self.model.reasoning_effort,
-            web_search_uses=search_uses(self.deps.config.section("web"), self.deps.provider),
-        )
-
-    async def _exact_tokens(self, built: BuiltPrompt, specs: list[ToolSpec]) -> int | None:
-        """The server's own count of ``built`` when the estimate puts it near the limit."""
-        limit = self.budget.prompt_limit(self.model)
-        if not near_limit(self.budget.scaled(self.model, built), limit):
-            return None
-        found = self.window_discovery.found.get(self.model.name)
-        return await self.exact_counter.count(
-            self.model, self.deps.provider, self._request(built, specs), found[1] if found else None
-        )
-
-    def _still_too_long(self, exc: ContextOverflow) -> ContextOverflow:
-        """The error after the one retry: what the server said and what to set."""
-        window = self.budget.window(self.model)
-        return ContextOverflow(
-            f"{exc}; pruned to {window:,} tokens and sent again, still too long: set "
-            f"model.context_window (now {self.model.context_window or 'not set'}) to the "
-            "server's context size, or lower model.max_tokens",
-            status=exc.status or 400,
-            limit=exc.limit,
-            prompt_tokens=exc.prompt_tokens,
-        )
-
     async def _run_calls(self, calls: list[RawCall], offered: list[str]) -> AsyncIterator[ev.Event]:
         queue: asyncio.Queue[ev.Event | None] = asyncio.Queue()
         processor = CallProcessor(self.deps, offered, queue.put_nowait, self)
@@ -870,14 +796,3 @@ def _error_event(exc: AgentError) -> ev.ErrorEvent:
     retryable = getattr(exc, "retryable", False)
     retry = " (send your message again to retry)" if retryable else ""
     return ev.ErrorEvent(f"{exc}{retry}", retryable, partial, exc.exit_code)
-
-
-def _state_dir() -> Path | None:
-    """The state dir for caches, or None when there is none to use (then nothing is cached)."""
-    from agent_tui.errors import ConfigError
-    from agent_tui.paths import state_dir
-
-    try:
-        return state_dir()
-    except ConfigError:
-        return None
