@@ -31,7 +31,7 @@ import os
 import signal
 import sys
 import weakref
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -231,6 +231,15 @@ class Reaper:
         # status` under load. While a spawn runs, unknown zombies are only remembered.
         self.spawning = 0
 
+    @contextlib.contextmanager
+    def starting(self) -> Iterator[None]:
+        """Around a spawn: until the child's pid is known, unknown zombies are only remembered."""
+        self.spawning += 1
+        try:
+            yield
+        finally:
+            self.spawning -= 1
+
     def claim(self, procs: Iterable[Proc]) -> None:
         """Remember processes of terminal commands: nobody but us will wait for them."""
         if _is_subreaper:
@@ -298,11 +307,8 @@ async def spawn_own(
     child in its own session, never reaped as an adopted orphan: while it is being started the
     reaper leaves unknown zombies alone (a fast child can exit before its pid is known), and
     afterwards its pid is the app's own."""
-    REAPER.spawning += 1
-    try:
+    with REAPER.starting():
         process = await start(*args, **kwargs)
         if (proc := read_stat(process.pid)) is not None:
             _own_children[process.pid] = proc.start
         return process
-    finally:
-        REAPER.spawning -= 1

@@ -333,8 +333,7 @@ async def spawn(
 async def _start(launch: Launch, cwd: Path, protocol: Callable[[], ShellProcess]) -> ShellProcess:
     """Start ``launch`` in its own process group (a timeout kills all of it); until the shell's
     pid is in ``_SHELLS`` (``connection_made``) the reaper leaves unknown zombies alone."""
-    REAPER.spawning += 1
-    try:
+    with REAPER.starting():
         _, proc = await asyncio.get_running_loop().subprocess_exec(
             protocol,
             *launch.argv,
@@ -345,8 +344,6 @@ async def _start(launch: Launch, cwd: Path, protocol: Callable[[], ShellProcess]
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
         )
-    finally:
-        REAPER.spawning -= 1
     return proc
 
 
