@@ -26,20 +26,25 @@ def after_the_tools(system: str, messages: list[Message]) -> tuple[str, list[Mes
     if not heading:
         return system, messages
     folder, turn_heading, turn = f"{ENVIRONMENT_HEADING}{rest}".partition(f"\n\n{TURN_HEADING}")
-    requests = [n for n, m in enumerate(messages) if m.role == "user" and _is_request(m)]
-    if not requests:
+    # The first and the last request only: found from each end (a long turn's rounds are many).
+    indexes = range(len(messages))
+    first = next((n for n in indexes if _is_request(messages[n])), None)
+    if first is None:
         return system, messages
     moved = list(messages)
     if turn_heading:  # first: in a one-request conversation the folder's part still leads
-        _prepend(moved, requests[-1], f"<context>\n{TURN_HEADING}{turn}\n</context>")
-    _prepend(moved, requests[0], f"<context>\n{folder.strip()}\n</context>")
+        last = next(n for n in reversed(indexes) if _is_request(messages[n]))
+        _prepend(moved, last, f"<context>\n{TURN_HEADING}{turn}\n</context>")
+    _prepend(moved, first, f"<context>\n{folder.strip()}\n</context>")
     return fixed, moved
 
 
 def _is_request(message: Message) -> bool:
     """A message the user wrote (text, images), not tool results (which must follow their call)."""
-    return bool(message.content) and not any(
-        isinstance(block, ToolResultBlock) for block in message.content
+    return (
+        message.role == "user"
+        and bool(message.content)
+        and not any(isinstance(block, ToolResultBlock) for block in message.content)
     )
 
 
