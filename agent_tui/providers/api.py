@@ -37,6 +37,7 @@ from agent_tui.providers.retry import (
     LOAD_POLL_S,
     LOAD_WAIT_S,
     RetryPolicy,
+    is_loading,
     is_retryable_status,
     parse_retry_after,
 )
@@ -244,13 +245,12 @@ class ApiProvider:
         after the whole response) the rest of the events."""
         if isinstance(exc, HttpFailure):
             error = self._status_error(exc, key, attempt)
-            loading = exc.status == 503 and "loading" in exc.message.lower()
             return _Failed(
                 is_retryable_status(exc.status),
                 f"HTTP {exc.status}",
                 exc.retry_after,
                 error,
-                loading=loading,
+                loading=is_loading(exc.status, exc.message),
             )
         if isinstance(exc, Disconnected):
             tail = [] if reducer.complete else reducer.finish()

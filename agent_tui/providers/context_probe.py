@@ -26,6 +26,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from agent_tui.providers.retry import is_loading
 from agent_tui.providers.side_requests import SideRequestFailed, server_root, side_requests
 
 logger = logging.getLogger(__name__)
@@ -42,11 +43,6 @@ class ProbeAnswer:
     window: tuple[int, str] | None = None
     loading: bool = False  # a 503 that says the model is loading: ask again soon
     settled: bool = True  # every request was answered (not a timeout, a refusal, a 5xx)
-
-
-def is_loading(status: int, body: bytes) -> bool:
-    """A server's "not yet: the model is loading" (llama.cpp: 503 ``Loading model``)."""
-    return status == 503 and b"loading" in body[:2000].lower()
 
 
 def _positive(value: Any) -> int | None:

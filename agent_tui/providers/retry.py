@@ -20,6 +20,13 @@ LOAD_WAIT_S = 900.0
 LOAD_POLL_S = 2.0
 
 
+def is_loading(status: int, text: str | bytes) -> bool:
+    """A server's "not yet: the model is loading" (llama.cpp: 503 ``Loading model``), from its
+    status and its error text or body."""
+    head = text[:2000].lower()
+    return status == 503 and (b"loading" in head if isinstance(head, bytes) else "loading" in head)
+
+
 def is_retryable_status(status: int) -> bool:
     """Whether a failed request with this HTTP status may succeed if sent again."""
     return status in RETRYABLE_STATUS or status >= 500
