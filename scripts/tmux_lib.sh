@@ -32,12 +32,17 @@ start_fake_server() {
 
 timeout_s=${TMUX_CHECK_TIMEOUT:-30}
 server_pid=""
-# A private tmux server (socket) for this run: never touches the user's sessions.
-tm() { tmux -L "$session" "$@"; }
+# A private tmux server (socket) for this run: never touches the user's sessions. Each app start
+# after the first gets a socket of its own (start_scripted_app): a server told to exit (kill-server,
+# or kill-session of its last session) takes a moment to go, and a new-session sent to it meanwhile
+# fails with "server exited unexpectedly" (seen in CI under load).
+tmux_socket=""
+app_starts=0
+tm() { tmux -L "${tmux_socket:-$session}" "$@"; }
 
 cleanup() {
     tm kill-server 2>/dev/null || true
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"-*
     if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; fi
     if [[ "${TMUX_CHECK_KEEP:-0}" != 1 ]]; then rm -rf "$work"; fi
 }
@@ -67,6 +72,11 @@ wait_for() {
 # AGENT-TUI-EXITED <code>. APP_ENV adds NAME=VALUE words to the app's environment, APP_ARGS
 # words to its command line.
 start_scripted_app() {
+    app_starts=$((app_starts + 1))
+    if ((app_starts > 1)); then
+        tm kill-server 2>/dev/null || true
+        tmux_socket="$session-$app_starts"
+    fi
     tm new-session -d -s "$session" -x "${1:-100}" -y "${2:-30}" \
         "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' ${APP_ENV:-} \
          PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \

@@ -87,7 +87,6 @@ assert texts == ["alpha one", "beta two", "alpha one again\nline two"], texts
 PY
 
 # vi modes: a new run of the app with [ui] vim = true in ~/.agentrc.
-tm kill-server 2>/dev/null || true
 printf '[ui]\nvim = true\n' >"$work/home/.agentrc"
 printf '[{"text": "ANSWER-VIM"}]\n' >"$work/script.json"
 start_scripted_app "$cols" "$rows"

@@ -7,7 +7,9 @@ would be: through the shell, with the key variables hidden (``key_env``).
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,15 @@ def with_status_line(make_agent: MakeAgent, tmp_path: Path, command: str) -> Har
     rc = tmp_path / "home" / ".agentrc"
     rc.write_text(f"[ui]\nstatus_line = {command!r}\n", encoding="utf-8")
     return make_agent([{"text": "hello"}])
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is alive (a zombie is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def shown(line: CommandStatusLine) -> Text:
@@ -106,10 +117,11 @@ async def test_a_failing_script_shows_its_error_once(make_agent: MakeAgent, tmp_
         assert updates == []  # the same error again: shown once
 
 
-async def test_a_slow_script_is_killed_at_its_timeout_and_the_app_stays_live(
+async def test_the_app_stays_live_while_the_command_runs_and_closing_kills_it(
     make_agent: MakeAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("agent_tui.status_line.TIMEOUT_S", 1.0)
+    # A timeout as short as the next test's would race the key presses on a loaded machine.
+    monkeypatch.setattr("agent_tui.status_line.TIMEOUT_S", 120.0)
     pid_file = tmp_path / "pid"
     h = with_status_line(make_agent, tmp_path, f"echo $$ > {pid_file}; exec sleep 60")
     app = AgentApp(h.agent)
@@ -118,10 +130,30 @@ async def test_a_slow_script_is_killed_at_its_timeout_and_the_app_stays_live(
         await wait_until(pilot, lambda: pid_file.exists() and pid_file.read_text(), "its start")
         await pilot.press("h", "i")  # keys go through while the command runs
         assert app.prompt_input.text == "hi" and line.runs == 0
+        pid = int(pid_file.read_text())
+        assert running(pid)
+    # The app closed mid-run: the command went with it (killed; a zombie at most until reaped).
+    deadline = time.monotonic() + 10
+    while running(pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert not running(pid)
+
+
+async def test_a_slow_script_is_killed_at_its_timeout(
+    make_agent: MakeAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("agent_tui.status_line.TIMEOUT_S", 1.0)
+    pid_file = tmp_path / "pid"
+    h = with_status_line(make_agent, tmp_path, f"echo $$ > {pid_file}; exec sleep 60")
+    app = AgentApp(h.agent)
+    async with app.run_test(size=(100, 24)) as pilot:
+        line = app.query_one(CommandStatusLine)
         await wait_until(pilot, lambda: line.runs == 1, "the timeout")
         assert shown(line).plain == "status line command timed out after 1 s"
         pid = int(pid_file.read_text())
         assert not Path(f"/proc/{pid}").exists()  # killed and reaped
+        await pilot.press("o", "k")
+        assert app.prompt_input.text == "ok"
 
 
 async def test_without_a_command_nothing_runs_and_nothing_shows(make_agent: MakeAgent) -> None:
