@@ -1,3 +1,3 @@
-from agent_tui.cli import main
+from agent_tui.launch import main
 
 raise SystemExit(main())

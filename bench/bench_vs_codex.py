@@ -16,7 +16,9 @@ mock's request log, one tag per run) and the ratios; and the load average before
 Cases: ``version`` (``--version``), ``hello`` (one answer), ``tool`` (the model asks for the shell
 command ``echo hi``; the client runs it without asking and sends the output back; a second answer),
 ``start`` (the TUI: spawn -> its empty prompt drawn in a 100x30 pty, ``bench/pty_start.py``; the
-"wall" row is that time, the CPU row the process's CPU until it is killed just after). Every case
+"wall" row is that time, the CPU row the process's CPU until it is killed just after; for
+agent-tui the prompt of its early screen, which takes keys while the app loads), ``app-ready``
+(the same until agent-tui's app itself is up: its status bar says "ready"). Every case
 prints the CPU time (user + system, the kernel's accounting of the child) beside the wall time:
 on a busy machine wall ratios drift, CPU ratios much less.
 
@@ -75,8 +77,14 @@ plugins = false
 """
 
 
-# What each TUI shows in its empty prompt: drawn, the first screen is ready for typing.
-PROMPT_MARKERS = ("Ask anything", "Ask Codex to do anything")
+# What each TUI shows in its empty prompt: drawn, the first screen is ready for typing. For
+# agent-tui that is its early screen (early_screen/: drawn before the app loads, keys typed on it
+# kept); ``app-ready`` waits for the app itself (its status bar's "ready"), where Codex's is the
+# same prompt.
+PROMPT_MARKERS = {
+    "start": ("Ask anything", "Ask Codex to do anything"),
+    "app-ready": ("○ ready", "Ask Codex to do anything"),
+}
 
 
 @dataclass
@@ -151,7 +159,7 @@ def commands(case: str, url: str, agent: str, codex: Path, cache: Path) -> tuple
     """(agent-tui argv, Codex argv) for a case; ``url`` is the mock's ``.../s/<scenario>/v1``."""
     if case == "version":
         return [agent, "--version"], [str(codex), "--version"]
-    if case == "start":
+    if case in PROMPT_MARKERS:
         a = [agent, "--provider", "openai", "--base-url", url, "--model", "gpt-4.1"]
         return a, [str(codex), "-m", "gpt-5.5", "-c", f'model_providers.mock.base_url="{url}"']
     prompt = HELLO_PROMPT if case == "hello" else TOOL_PROMPT
@@ -190,9 +198,9 @@ def measure(
     case: str, side: str, argv: list[str], env: dict[str, str], cwd: Path
 ) -> tuple[float, Run]:
     """(spawn wall-clock time, its figures) of one run of ``case``."""
-    if case != "start":
+    if case not in PROMPT_MARKERS:
         return run_once(argv, env, cwd)
-    start = pty_start.time_to_prompt(argv, env, cwd, PROMPT_MARKERS[side == "B"])
+    start = pty_start.time_to_prompt(argv, env, cwd, PROMPT_MARKERS[case][side == "B"])
     return start.spawned, Run(start.prompt_s, start.cpu_s, start.peak_mib, None)
 
 
@@ -259,7 +267,7 @@ def main() -> None:
                     )
                     sent = requests_of(log, tag)
                     # hello: one request; tool: a second one carrying the command's result.
-                    expected = {"version": 0, "hello": 1, "tool": 2, "start": 0}[case]
+                    expected = {"version": 0, "hello": 1, "tool": 2, "start": 0, "app-ready": 0}[case]
                     if len(sent) != expected or (case == "tool" and not sent[-1]["tool_results"]):
                         raise SystemExit(f"{tag}: {len(sent)} requests, expected {expected}")
                     first = min((float(r["t"]) for r in sent), default=None)

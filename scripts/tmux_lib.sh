@@ -70,7 +70,8 @@ wait_for() {
 # start_scripted_app [COLUMNS ROWS]: agent-tui in a pane (default 100x30) on the scripted provider
 # ($work/script.json), in $work/ws with HOME and the state dir in $work; at exit the pane shows
 # AGENT-TUI-EXITED <code>. APP_ENV adds NAME=VALUE words to the app's environment, APP_ARGS
-# words to its command line.
+# words to its command line, APP_PYTHONPATH a folder before the repository on its PYTHONPATH. The
+# terminal's mode (stty -g) before and after the app is written to $work/stty.before and .after.
 start_scripted_app() {
     app_starts=$((app_starts + 1))
     if ((app_starts > 1)); then
@@ -78,7 +79,9 @@ start_scripted_app() {
         tmux_socket="$session-$app_starts"
     fi
     tm new-session -d -s "$session" -x "${1:-100}" -y "${2:-30}" \
-        "cd '$work/ws' && env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' ${APP_ENV:-} \
-         PYTHONPATH='$root' '$py' -m agent_tui --provider scripted --script '$work/script.json' \
-         ${APP_ARGS:-}; echo AGENT-TUI-EXITED \$?; sleep 60"
+        "cd '$work/ws' || exit 1; stty -g >'$work/stty.before'; \
+         env HOME='$work/home' AGENT_TUI_STATE_DIR='$work/state' ${APP_ENV:-} \
+         PYTHONPATH='${APP_PYTHONPATH:+$APP_PYTHONPATH:}$root' \
+         '$py' -m agent_tui --provider scripted --script '$work/script.json' ${APP_ARGS:-}; \
+         echo AGENT-TUI-EXITED \$?; stty -g >'$work/stty.after'; sleep 60"
 }

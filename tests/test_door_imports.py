@@ -33,6 +33,7 @@ DOOR: dict[str, str] = {
     "agent_tui.safe_read": "files the app reads on its own (history, the .agentrc it quotes)",
     "agent_tui.__version__": "the version a front end reports (ACP's agentInfo)",
     "agent_tui.code_cache": "start-up: the app keeps what its first screen compiled",
+    "agent_tui.early_screen": "start-up: the screen drawn before the app, and the keys typed on it",
 }
 # Attributes that lead past the door: the agent's parts, its recorder, the agent a Front wraps.
 PAST_THE_DOOR = {"deps", "recorder", "_agent"}

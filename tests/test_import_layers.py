@@ -91,6 +91,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "headless_wait",
             "ui",
             "cli",
+            "launch",
+            "early_screen",
             "__main__",
             "mcp.cli",
             "mcp.cli_edit",

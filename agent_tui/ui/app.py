@@ -59,6 +59,9 @@ from agent_tui.ui.widgets.todo_panel import TodoPanel
 from agent_tui.ui.widgets.transcript import Transcript
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
+    from agent_tui.early_screen.typed import Typed
     from agent_tui.front import Agent
 
 logger = logging.getLogger(__name__)
@@ -114,8 +117,11 @@ class AgentApp(App[int]):
         workspace_label: str | None = None,
         max_mounted: int | None = None,
         session: SessionStart | None = None,
+        driver_class: type[Driver] | None = None,
+        typed_early: Typed | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(driver_class=driver_class)
+        self.typed_early = typed_early  # keys typed on the early screen (early_screen/)
         self.front = Front(agent)
         self.session_start = session or SessionStart()  # --continue / --resume (resume_flow)
         self.banner = banner
@@ -205,6 +211,7 @@ class AgentApp(App[int]):
         self.call_after_refresh(self.front.start)
         self.prompt_input.focus()
         self._check_trust()
+        self._take_early_typing()
         if self.session_start.pick or self.session_start.other is not None:
             self.run_worker(resume_flow.ask_first(self, self.session_start), group="sessions")
         # What the first screen compiled is kept now, not only at exit: a killed session never
@@ -214,6 +221,29 @@ class AgentApp(App[int]):
             self.call_after_refresh(self._first_frame_painted, self.first_frame_file)
             return
         self._load_files()
+
+    def _take_early_typing(self) -> None:
+        """What was typed on the early screen: its messages sent (the second one queued, as
+        typed during a turn) and the rest left in the prompt. While the trust question is
+        coming, nothing is sent: it all waits in the prompt for the answer."""
+        typed = self.typed_early
+        if typed is None:
+            return
+        self.typed_early = None
+        if typed.quit:
+            self.exit(0)
+            return
+        from agent_tui.ui import trust_flow
+
+        prompt = self.prompt_input
+        if trust_flow.will_ask(self):
+            prompt.load_text("\n".join([*typed.sent, typed.text]))
+        else:
+            for text in typed.sent:
+                prompt.load_text(text)
+                prompt.action_submit()
+            prompt.load_text(typed.text)
+        prompt.move_cursor(prompt.document.end)
 
     def _startup_notices(self) -> list[str]:
         from agent_tui.ui import trust_flow
@@ -640,10 +670,18 @@ def run_tui(agent: Agent, *, banner: str | None = None, session: SessionStart | 
     Returns:
         The process exit code.
     """
+    from agent_tui.early_screen import screen as early_screen
     from agent_tui.ui import terminal_keys
 
     terminal_keys.install()  # Alt+Enter as the terminal sends it (ESC CR), for steering
-    app = AgentApp(agent, banner=banner, session=session)
+    handover = early_screen.take()  # the keys typed on the early screen, if it was drawn
+    driver = None
+    if handover is not None:
+        from agent_tui.ui.early_driver import driver_after
+
+        driver = driver_after(handover)
+    typed = handover.typed if handover is not None else None
+    app = AgentApp(agent, banner=banner, session=session, driver_class=driver, typed_early=typed)
     result = app.run()
     hint = resume_hint(app)
     if hint:

@@ -21,6 +21,12 @@ def trust_answer_here(app: AgentApp) -> bool | None:
     return app.front.trust.answer()
 
 
+def will_ask(app: AgentApp) -> bool:
+    """Whether :func:`check_trust` asks the trust question (nothing held back was answered)."""
+    question = app.front.trust.question()
+    return bool(question.keys or question.mcp_files) and trust_answer_here(app) is None
+
+
 def check_trust(app: AgentApp) -> None:
     """Ask once whether to trust a folder with trust-gated settings; apply a stored yes."""
     question = app.front.trust.question()

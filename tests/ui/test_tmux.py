@@ -133,3 +133,16 @@ def test_tmux_rename_export_fork_and_resume_by_name(size: tuple[str, str]) -> No
     proc = run_tmux_script("tmux_names_check.sh", *size)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tmux names check: OK" in proc.stdout
+
+
+@pytest.mark.parametrize("terminal", [("120", "40", "truecolor"), ("80", "24", "256")])
+def test_tmux_early_screen_takes_keys_looks_like_the_app_and_gives_the_terminal_back(
+    terminal: tuple[str, str, str],
+) -> None:
+    """With the app's Textual import held: the early screen shows, a message typed on it reaches
+    the model and a draft stays in the prompt; its footer and prompt line are the app's, byte for
+    byte; the terminal's mode is restored after a quit, after Ctrl+C twice on the early screen
+    (no session written), and after a configuration error, which prints readably (issue 23 §2)."""
+    proc = run_tmux_script("tmux_early_screen_check.sh", *terminal)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tmux early screen check: OK" in proc.stdout
