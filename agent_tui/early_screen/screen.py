@@ -11,6 +11,7 @@ Any write to ``sys.stdout`` or ``sys.stderr`` while it is shown closes it first,
 from __future__ import annotations
 
 import _thread
+import contextlib
 import os
 import select
 import signal
@@ -101,6 +102,10 @@ class EarlyScreen:
         if self._thread.is_alive():
             os.write(self._wake_w, b"s")
             self._thread.join(timeout=2)
+        if not self._thread.is_alive() and self._wake_w >= 0:
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+            self._wake_r = self._wake_w = -1
 
     def _give_back_streams(self) -> None:
         if self._streams is not None:
@@ -109,7 +114,8 @@ class EarlyScreen:
 
     def _resized(self, signum: int, frame: object) -> None:
         if self.state == "shown":
-            os.write(self._wake_w, b"w")
+            with contextlib.suppress(OSError):  # closing meanwhile: nothing to redraw
+                os.write(self._wake_w, b"w")
 
     def _read_keys(self) -> None:
         while True:
