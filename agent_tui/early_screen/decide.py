@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -94,9 +95,12 @@ def ui_allows(files: Sequence[Path]) -> bool:
 
 
 def here(argv: Sequence[str]) -> tuple[Path, str] | None:
-    """:func:`decide` for this process: its environment, its stdin and stdout."""
+    """:func:`decide` for this process: its environment, its stdin and stdout (terminals, and this
+    process in the foreground: raw mode from the background would stop it with SIGTTOU)."""
+    if sys.platform == "win32":
+        return None  # no termios: the app's own driver draws the first screen there
     try:
-        ttys = os.isatty(0) and os.isatty(1)
+        ttys = os.isatty(0) and os.isatty(1) and os.tcgetpgrp(0) == os.getpgrp()
     except OSError:
         return None
     return decide(argv, os.environ, ttys)
