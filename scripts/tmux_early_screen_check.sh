@@ -7,6 +7,8 @@
 # message the model gets once the app is up, the second waits in the prompt; quitting restores the
 # terminal's mode. 2) Ctrl+C twice on the early screen quits at once (exit 0, mode restored,
 # no session). 3) A workspace .agentrc with an unknown key: the error prints on the normal screen.
+# 4) Without the hold, typing from the spawn on, one key every 10 ms as a fast typist: every
+# character reaches the app's prompt, in order, across the early screen's handover to the app.
 #
 # Usage: scripts/tmux_early_screen_check.sh [COLUMNS ROWS [truecolor|256]]
 #        ("tmux early screen check: OK"; 256: COLORTERM empty, the colours as Rich brings them down)
@@ -81,5 +83,19 @@ printf 'no_such_key = 1\n' >"$work/ws/.agentrc"
 start_scripted_app "$cols" "$rows"
 wait_for "unknown key" "the configuration error on the normal screen"
 same_mode 2
+if pane_history | grep -qF "Traceback"; then fail "a traceback"; fi
+
+# 4) Typing through the whole start.
+rm -f "$work/ws/.agentrc" "$work/stty.after"
+APP_PYTHONPATH=""
+text="the quick brown fox jumps over the lazy dog and keeps running far away"
+start_scripted_app "$cols" "$rows"
+for ((i = 0; i < ${#text}; i++)); do
+    tm send-keys -t "$session" -l "${text:i:1}"
+    sleep 0.01
+done
+wait_for "○ ready" "the app"
+wait_for " ${text: -30}" "the end of the text typed during the start"
+pane | grep -qF " $text" || fail "keys typed during the start were lost"
 if pane_history | grep -qF "Traceback"; then fail "a traceback"; fi
 echo "tmux early screen check: OK"

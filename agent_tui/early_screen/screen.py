@@ -135,10 +135,12 @@ class EarlyScreen:
         except OSError:
             return False
         with self._lock:
-            if self.state != "shown" or not data:
+            if self.state not in ("shown", "taken") or not data:
                 return False
+            # Taken while this read was under way: the keys are still the early screen's (the
+            # handover's Typed is read only once this thread has stopped).
             self.typed.feed(data)
-            quit_now = self.typed.quit
+            quit_now = self.typed.quit and self.state == "shown"
         if quit_now:
             self.close()
             _thread.interrupt_main()  # Ctrl+C twice: the start stops where it is (launch.py)

@@ -43,7 +43,7 @@ from agent_tui.ui.key_guard import KeyHeld
 from agent_tui.ui.keymap import Keymap, build_keymap
 from agent_tui.ui.mode_flow import ModeFlow
 from agent_tui.ui.notify import notify_if_away, turn_end_message
-from agent_tui.ui.prompt_focus import put_back, type_into_prompt
+from agent_tui.ui.prompt_focus import focus_now, put_back, type_into_prompt
 from agent_tui.ui.prompt_history import append_history, load_history
 from agent_tui.ui.queue_flow import QueuedMessages, QueueFlow
 from agent_tui.ui.quit_flow import QuitFlow
@@ -209,7 +209,9 @@ class AgentApp(App[int]):
         # MCP servers and the context-window question start in the background once the first
         # frame is on screen: their tasks (imports, connections) would otherwise run before it.
         self.call_after_refresh(self.front.start)
-        self.prompt_input.focus()
+        # At once, not scheduled: keys typed while the app started are already queued, and a
+        # scheduled focus let them reach the transcript (Textual's first focus), which lost them.
+        focus_now(self.prompt_input)
         self._check_trust()
         self._take_early_typing()
         if self.session_start.pick or self.session_start.other is not None:
