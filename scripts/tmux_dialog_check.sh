@@ -30,7 +30,7 @@ dialog="Run command in terminal?"
 
 start_scripted_app
 
-wait_for "Ask anything" "the app's first frame"
+wait_app
 tm send-keys -t "$session" -l "look at the tests"
 tm send-keys -t "$session" Enter
 wait_for "STREAMING STREAMING" "the answer to stream"

@@ -32,7 +32,7 @@ printf '[%s, {"text": "ANSWER-ONE"}, %s, {"text": "ANSWER-TWO"}, %s, {"text": "A
     "$(read_call 1)" "$(read_call 2)" "$(read_call 3)" >"$work/script.json"
 
 start_scripted_app "$cols" "$rows"
-wait_for "Ask anything" "the app's first frame"
+wait_app
 
 # steer N ANSWER HEX...: a turn; while it streams, type "steer-N" and press the key HEX... sends.
 steer() {

@@ -58,6 +58,14 @@ fail() {
     exit 1
 }
 
+# wait_app: the app itself is up, not only the early screen (early_screen/: drawn before the app
+# loads; it keeps typed text and Enter, but a key such as Ctrl+T, F1 or Alt+Enter, or "@" waiting
+# for its completions, needs the app).
+wait_app() {
+    wait_for "Ask anything" "the first screen"
+    wait_gone "○ starting" "the app to take over from the early screen"
+}
+
 # wait_for TEXT WHAT: poll the pane until it contains TEXT, or fail after the deadline.
 wait_for() {
     local deadline=$((SECONDS + timeout_s))

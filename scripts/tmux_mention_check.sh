@@ -23,7 +23,7 @@ printf '[{"text": "FIRST-ANSWER"}, {"text": "SECOND-ANSWER"}]\n' >"$work/script.
 
 start_scripted_app
 
-wait_for "Ask anything" "the app's first frame"
+wait_app
 tm send-keys -t "$session" -l "explain @ldr"
 wait_for "@src/loader.py" "the @ completion offering the file"
 tm send-keys -t "$session" Tab

@@ -27,7 +27,7 @@ printf '[%s, {"text": "PLAN-TEXT: create new.txt"}, %s, {"text": "BUILT-IT"}, {"
 
 start_scripted_app "$cols" "$rows"
 
-wait_for "Ask anything" "the app's first frame"
+wait_app
 wait_for "mode: ask" "the mode in the status bar"
 tm send-keys -t "$session" BTab
 wait_for "mode: accept edits" "Shift+Tab to accept edits"

@@ -28,7 +28,7 @@ send() {
 }
 
 start_scripted_app "$cols" "$rows"
-wait_for "Ask anything" "the app's first frame"
+wait_app
 send "where is the parser"
 wait_for "parse.py" "the answer"
 send "/rename Parser work"

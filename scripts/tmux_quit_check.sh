@@ -37,7 +37,7 @@ printf '[%s, {"text": "never reached"}]\n' "$turn" >"$work/script.json"
 
 start_scripted_app
 
-wait_for "Ask anything" "the app's first frame"
+wait_app
 tm send-keys -t "$session" -l "go"
 tm send-keys -t "$session" Enter
 case "$moment" in

@@ -27,7 +27,7 @@ printf '[{"text": "Waiting.", "tool_calls": [{"id": "c1", "name": "run_in_termin
 APP_ENV="AGENT_TUI_SANDBOX=off"
 
 start_scripted_app
-wait_for "Ask anything" "the app's first frame"
+wait_app
 tm send-keys -t "$session" -l "sleep for a while"
 tm send-keys -t "$session" Enter
 wait_for "Allow once" "the approval dialog"

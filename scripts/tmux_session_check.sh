@@ -26,7 +26,7 @@ printf '[{"text": "%sOLD-END"}, {"text": "SECOND-ANSWER"}, {"text": "NEW-ANSWER"
 sessions() { find "$work/state/sessions" -name '*.jsonl' 2>/dev/null | sort; }
 
 start_scripted_app "$cols" "$rows"
-wait_for "Ask anything" "the app's first frame"
+wait_app
 tm send-keys -t "$session" -l "old topic"
 tm send-keys -t "$session" Enter
 wait_for "OLD-END" "the long answer"

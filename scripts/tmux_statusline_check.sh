@@ -31,7 +31,7 @@ call='{"id": "t1", "name": "run_in_terminal", "input": {"command": "for i in $(s
 printf '[{"tool_calls": [%s]}, {"text": "STARTED-IT"}]\n' "$call" >"$work/script.json"
 
 start_scripted_app "$cols" "$rows"
-wait_for "Ask anything" "the app's first frame"
+wait_app
 wait_for "SL-OK ask" "the status line"
 wait_for "]0;PWNED-TITLE" "the retitle sequence shown as text"
 [[ "$(tm display-message -p -t "$session" '#{pane_title}')" != *PWNED* ]] || fail "the pane was retitled"

@@ -27,7 +27,7 @@ printf '[%s, {"text": "PLAN-ONE"}, {"text": "PLAN-TWO"}, {"text": "PLAN-THREE"},
     "$read_call" "$create_call" >"$work/script.json"
 
 start_scripted_app "$cols" "$rows"
-wait_for "Ask anything" "the app's first frame"
+wait_app
 tm send-keys -t "$session" BTab
 tm send-keys -t "$session" BTab
 wait_for "mode: plan" "plan mode"
