@@ -99,11 +99,12 @@ def here(argv: Sequence[str]) -> tuple[Path, str] | None:
     process in the foreground: raw mode from the background would stop it with SIGTTOU)."""
     if sys.platform == "win32":
         return None  # no termios: the app's own driver draws the first screen there
+    ttys = os.isatty(0) and os.isatty(1)
     try:
-        ttys = os.isatty(0) and os.isatty(1) and os.tcgetpgrp(0) == os.getpgrp()
+        foreground = os.tcgetpgrp(0) == os.getpgrp()
     except OSError:
-        return None
-    return decide(argv, os.environ, ttys)
+        foreground = True  # not our controlling terminal: no job control to stop us
+    return decide(argv, os.environ, ttys and foreground)
 
 
 def decide(argv: Sequence[str], environ: Mapping[str, str], ttys: bool) -> tuple[Path, str] | None:
