@@ -81,6 +81,8 @@ plugins = false
 # agent-tui that is its early screen (early_screen/: drawn before the app loads, keys typed on it
 # kept); ``app-ready`` waits for the app itself (its status bar's "ready"), where Codex's is the
 # same prompt.
+# Model requests a run of each case makes (hello: one; tool: a second one carrying the result).
+EXPECTED_REQUESTS = {"version": 0, "hello": 1, "tool": 2, "start": 0, "app-ready": 0}
 PROMPT_MARKERS = {
     "start": ("Ask anything", "Ask Codex to do anything"),
     "app-ready": ("○ ready", "Ask Codex to do anything"),
@@ -267,7 +269,7 @@ def main() -> None:
                     )
                     sent = requests_of(log, tag)
                     # hello: one request; tool: a second one carrying the command's result.
-                    expected = {"version": 0, "hello": 1, "tool": 2, "start": 0, "app-ready": 0}[case]
+                    expected = EXPECTED_REQUESTS[case]
                     if len(sent) != expected or (case == "tool" and not sent[-1]["tool_results"]):
                         raise SystemExit(f"{tag}: {len(sent)} requests, expected {expected}")
                     first = min((float(r["t"]) for r in sent), default=None)
