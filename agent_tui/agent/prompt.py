@@ -215,27 +215,30 @@ def split_attachments(message: Message) -> tuple[Message, list[Reference]]:
 
 
 def _elide_rounds(rounds: list[Message], excess: int) -> tuple[list[Message], int]:
-    """Blank tool outputs of this turn's rounds, oldest first, until ``excess`` tokens are freed."""
-    out = []
-    elided = 0
-    for message in rounds:
-        # A message with nothing to elide is kept as it is (no copy per round of a long turn),
-        # and once enough is freed the rest are not looked at.
-        if excess <= 0 or not message.holds_output:
-            out.append(message)
+    """Blank tool outputs of this turn's rounds, oldest first, until ``excess`` tokens are freed.
+
+    Returns:
+        The rounds (a message with nothing elided is kept as it is: no copy per round of a long
+        turn) and the tokens freed.
+    """
+    out = list(rounds)
+    freed = 0
+    for index, message in enumerate(rounds):
+        if freed >= excess:
+            break  # the rest are not looked at
+        if not message.holds_output:
             continue
         blocks: list[Block] = []
         for block in message.content:
-            if excess > 0 and isinstance(block, ToolResultBlock) and block.content != ELIDED:
+            if freed < excess and isinstance(block, ToolResultBlock) and block.content != ELIDED:
                 saved = _block_tokens(block) - _block_tokens(replace(block, content=ELIDED))
                 if saved > 0:
                     block = replace(block, content=ELIDED)
-                    excess -= saved
-                    elided += 1
+                    freed += saved
             blocks.append(block)
-        changed = any(new is not old for new, old in zip(blocks, message.content, strict=True))
-        out.append(Message(message.role, blocks) if changed else message)
-    return out, elided
+        if any(new is not old for new, old in zip(blocks, message.content, strict=True)):
+            out[index] = Message(message.role, blocks)
+    return out, freed
 
 
 def build_prompt(
@@ -443,9 +446,8 @@ class _Fit:
     def elide_rounds(self) -> None:
         """4. Tool outputs of this turn's earlier rounds."""
         if self.over() and self.rounds:
-            self.rounds, newly = _elide_rounds(self.rounds, self.total() - self.limit)
-            if newly:
-                self.rounds_tokens = sum(m.tokens for m in self.rounds)
+            self.rounds, freed = _elide_rounds(self.rounds, self.total() - self.limit)
+            self.rounds_tokens -= freed
         # Every output this request leaves out is said, also those an earlier request already
         # left out (the conversation then holds the placeholder: agent/pruned_outputs.py).
         elided = _placeholders(self.rounds)
