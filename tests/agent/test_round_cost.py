@@ -22,6 +22,7 @@ from agent_tui import conversation
 from agent_tui import events as ev
 from agent_tui.agent.loop import Agent
 from agent_tui.providers import anthropic, openai
+from agent_tui.providers.base import ProviderRequest
 from tests.agent.conftest import fake_agent, fake_agent_workspace
 from tests.fakes.llm_server import FakeLLM
 
@@ -84,3 +85,22 @@ async def test_each_round_estimates_and_converts_only_what_is_new(
     print(f"per round: estimates {estimates}, conversions {conversions}")
     assert max(estimates[5:]) <= MOST_PER_ROUND, estimates
     assert max(conversions[5:]) <= MOST_PER_ROUND, conversions
+
+
+def test_the_cache_breakpoint_stays_on_the_last_message_of_each_request() -> None:
+    """Anthropic's ``cache_control`` goes on the last block; the blocks are kept per message and
+    shared by every request after, so the mark must land on a copy, never on the kept block."""
+    first = conversation.Message("user", [conversation.TextBlock("read a.py")])
+    call = conversation.ToolUseBlock("c1", "read_file", {"path": "a.py"})
+    answer = conversation.Message("assistant", [call])
+    result = conversation.Message("user", [conversation.ToolResultBlock("c1", "one line")])
+
+    def marked(messages: list[conversation.Message]) -> list[int]:
+        request = ProviderRequest(model="m", system="", messages=messages)
+        wire = anthropic.messages_body(request)["messages"]
+        return [i for i, m in enumerate(wire) if any("cache_control" in b for b in m["content"])]
+
+    assert marked([first]) == [0]
+    assert marked([first, answer]) == [1]
+    assert marked([first, answer, result]) == [2]
+    assert marked([first, answer]) == [1]  # the third request changed nothing the second kept
