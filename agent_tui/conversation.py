@@ -6,9 +6,19 @@ Completions: each provider module converts to its own wire format.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal
+
+# The token estimate (``agent/prompt.py`` says why chars / 4): here, so a message counts itself once.
+CHARS_PER_TOKEN = 4
+MESSAGE_OVERHEAD = 4  # role and framing tokens per message
+BLOCK_OVERHEAD = 3
+# An image costs about (width * height) / 750 tokens on Anthropic and up to ~1,500 on OpenAI at
+# "auto" detail; its base64 length says nothing about that, so each counts as a large one.
+IMAGE_TOKENS = 1600
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,30 @@ _BLOCK_TYPES: dict[str, type[Any]] = {
 }
 
 
+def estimate_tokens(text: str) -> int:
+    """Estimate the tokens of ``text``: one per 4 characters, rounded up."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def count_block_tokens(block: Block) -> int:
+    """The estimate of one block, with its framing."""
+    if isinstance(block, ImageBlock):
+        return IMAGE_TOKENS + BLOCK_OVERHEAD
+    if isinstance(block, ToolResultBlock) and block.images:
+        return count_block_tokens(replace(block, images=())) + IMAGE_TOKENS * len(block.images)
+    if isinstance(block, ThinkingBlock):
+        body = block.text + block.redacted
+    elif isinstance(block, TextBlock):
+        body = block.text
+    elif isinstance(block, ToolUseBlock):
+        body = block.name + json.dumps(block.input, ensure_ascii=False)
+    elif isinstance(block, ServerToolBlock):  # web search results: their encrypted text counts
+        body = json.dumps(block.raw, ensure_ascii=False)
+    else:
+        body = block.content
+    return estimate_tokens(body) + BLOCK_OVERHEAD
+
+
 def _block_from_dict(data: dict[str, Any]) -> Block:
     fields = dict(data)
     if fields.get("type") == "tool_result":
@@ -103,6 +137,10 @@ class Message:
     A request holds the same Message objects as the conversation it was built from, so a change
     made to one in place would rewrite a request already sent (that is how a prompt once reached
     the model twice). ``content`` is copied on construction and typed read-only.
+
+    What is derived from the content is computed once and kept on the message (the properties
+    below): every round looks at the whole conversation again (the budget, automatic compaction,
+    which outputs to let go), and its cost must follow what is new, not the conversation's length.
     """
 
     role: Literal["user", "assistant"]
@@ -131,6 +169,52 @@ class Message:
     @property
     def tool_uses(self) -> list[ToolUseBlock]:
         return [b for b in self.content if isinstance(b, ToolUseBlock)]
+
+    @cached_property
+    def tokens(self) -> int:
+        """The estimate of this message: its blocks and framing."""
+        return MESSAGE_OVERHEAD + sum(count_block_tokens(b) for b in self.content)
+
+    @cached_property
+    def starts_turn(self) -> bool:
+        """A user request: a user message with no tool results (``agent/prompt.starts_turn``)."""
+        return self.role == "user" and not self.carries_results
+
+    @cached_property
+    def carries_results(self) -> bool:
+        """Whether a tool result is among the blocks."""
+        return any(isinstance(b, ToolResultBlock) for b in self.content)
+
+    @cached_property
+    def placeholders(self) -> int:
+        """How many tool results hold :data:`ELIDED` instead of their output."""
+        return sum(
+            1 for b in self.content if isinstance(b, ToolResultBlock) and b.content == ELIDED
+        )
+
+    @cached_property
+    def holds_output(self) -> bool:
+        """Whether some tool result still holds its output (not :data:`ELIDED`)."""
+        return any(isinstance(b, ToolResultBlock) and b.content != ELIDED for b in self.content)
+
+    @cached_property
+    def image_count(self) -> int:
+        """Images in the message, those of its tool results included."""
+        return sum(
+            1
+            if isinstance(b, ImageBlock)
+            else len(b.images)
+            if isinstance(b, ToolResultBlock)
+            else 0
+            for b in self.content
+        )
+
+    @cached_property
+    def input_chars(self) -> int:
+        """The JSON length of its largest tool-call input (0: no call)."""
+        return max(
+            (len(json.dumps(b.input, ensure_ascii=False)) for b in self.tool_uses), default=0
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": [asdict(b) for b in self.content]}

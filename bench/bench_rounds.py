@@ -8,7 +8,9 @@ times, then answers. The server timestamps the end of each streamed answer and t
 next request; the gap is the client's time for that round (run the tool, record the result, build
 and send the next request). Printed: the client time of rounds 0-9 and of the last ten, their
 medians, and the process's peak RSS (from the kernel's accounting of the child). The first gap is
-measured from the end of the first answer, so start-up is not in it.
+measured from the end of the first answer, so start-up is not in it. On Linux the client's CPU time
+in each gap is printed too (its main thread's run time, from ``/proc/PID/schedstat``): on a busy
+machine the wall time of a round mostly says how long the client waited for a core.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from tests.fakes import llm_server  # noqa: E402
 
 ARRIVED: list[float] = []
 ANSWERED: list[float] = []
+# The client's CPU time (ns) at the same moments; empty where /proc/PID/schedstat is missing.
+CPU_ARRIVED: list[int] = []
+CPU_ANSWERED: list[int] = []
+CLIENT: dict[str, int] = {}  # "pid" once started
 MODEL_PATHS = (llm_server.ANTHROPIC_PATH, llm_server.OPENAI_PATH)
 
 
@@ -59,9 +65,19 @@ class _TimedHandler(llm_server._Handler):
         model = self.path in MODEL_PATHS
         if model:
             ARRIVED.append(time.perf_counter())
+            _cpu(CPU_ARRIVED)
         super().do_POST()
         if model:
             ANSWERED.append(time.perf_counter())
+            _cpu(CPU_ANSWERED)
+
+
+def _cpu(into: list[int]) -> None:
+    """Note the client's CPU time so far (its main thread, where the agent's loop runs)."""
+    try:
+        into.append(int(Path(f"/proc/{CLIENT['pid']}/schedstat").read_text().split()[0]))
+    except (OSError, KeyError, ValueError, IndexError):
+        pass
 
 
 class _ForgetfulFake(llm_server.FakeLLM):
@@ -131,6 +147,7 @@ def main() -> None:
     proc = subprocess.Popen(
         cmd, cwd=ws, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log
     )
+    CLIENT["pid"] = proc.pid
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     fake.stop()
@@ -156,6 +173,13 @@ def main() -> None:
         + " ".join(f"{statistics.median(b):.1f}" for b in blocks if b)
         + " ms"
     )
+    if len(CPU_ARRIVED) == len(CPU_ANSWERED) == n + 1:
+        cpu = [(CPU_ARRIVED[i + 1] - CPU_ANSWERED[i]) / 1e6 for i in range(n)]
+        print(
+            "client CPU ms, median per 50 rounds: "
+            + " ".join(f"{statistics.median(cpu[i : i + 50]):.1f}" for i in range(0, n, 50))
+            + " ms"
+        )
     print(prompt_size(FIRST[0]["body"]))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

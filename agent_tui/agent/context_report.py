@@ -12,13 +12,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent_tui.agent.compaction.run import CompactionSettings
-from agent_tui.agent.prompt import (
+from agent_tui.agent.prompt import block_tokens
+from agent_tui.conversation import (
     CHARS_PER_TOKEN,
     MESSAGE_OVERHEAD,
-    block_tokens,
+    SUMMARY_HEADER,
+    Block,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
     estimate_tokens,
 )
-from agent_tui.conversation import SUMMARY_HEADER, Block, TextBlock, ToolResultBlock, ToolUseBlock
 
 if TYPE_CHECKING:
     from agent_tui.agent.loop import Agent

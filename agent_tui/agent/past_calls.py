@@ -63,6 +63,14 @@ def slim_past_calls(conversation: Conversation) -> int:
         How many calls were slimmed now.
     """
     messages = conversation.messages
+    # Each message measures its calls once; only those with a long one are looked at again.
+    heavy = [
+        index
+        for index, message in enumerate(messages)
+        if message.role == "assistant" and message.input_chars > MAX_ARGUMENT_CHARS
+    ]
+    if not heavy:
+        return 0
     answered = {
         block.tool_use_id
         for message in messages
@@ -71,18 +79,17 @@ def slim_past_calls(conversation: Conversation) -> int:
         if isinstance(block, ToolResultBlock)
     }
     slimmed = 0
-    for index, message in enumerate(messages):
-        if message.role != "assistant":
-            continue
+    for index in heavy:
+        message = messages[index]
         smaller = {
             position: found
             for position, block in enumerate(message.content)
             if isinstance(block, ToolUseBlock)
             and block.id in answered
-            and (found := _SLIMMED.get(block, lambda b: slim_input(b.input))) is not None
+            and (found := _SLIMMED.get(block, _slim_block)) is not None
         }
         if not smaller:
-            continue  # most messages: nothing built, nothing copied
+            continue  # its long calls have no result yet
         blocks: list[Block] = [
             ToolUseBlock(block.id, block.name, smaller[position])
             if position in smaller and isinstance(block, ToolUseBlock)
@@ -92,3 +99,7 @@ def slim_past_calls(conversation: Conversation) -> int:
         conversation.lighten(index, Message(message.role, blocks))
         slimmed += len(smaller)
     return slimmed
+
+
+def _slim_block(block: ToolUseBlock) -> dict[str, Any] | None:
+    return slim_input(block.input)

@@ -22,30 +22,26 @@ usage by ``agent/budget.py``) corrects the estimate for each model.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from agent_tui.agent.references import Reference
 from agent_tui.conversation import (
+    CHARS_PER_TOKEN,
     ELIDED,
     Block,
     ImageBlock,
     Message,
-    ServerToolBlock,
     TextBlock,
-    ThinkingBlock,
     ToolResultBlock,
-    ToolUseBlock,
+    count_block_tokens,
+    estimate_tokens,
 )
 from agent_tui.errors import UsageError
 from agent_tui.identity_cache import IdentityCache
 from agent_tui.plural import plural
 
-CHARS_PER_TOKEN = 4
-MESSAGE_OVERHEAD = 4  # role and framing tokens per message
-BLOCK_OVERHEAD = 3
 MIN_REFERENCE_TOKENS = 200  # below this a shrunk reference is not worth its space: drop it
 RECENT_TURNS = 2
 _BLOCK_TOKENS: IdentityCache[Block, int] = IdentityCache()
@@ -71,37 +67,9 @@ class BuiltPrompt:
     estimated_tokens: int = 0
 
 
-def estimate_tokens(text: str) -> int:
-    """Estimate the tokens of ``text``: one per 4 characters, rounded up (see the module doc)."""
-    return -(-len(text) // CHARS_PER_TOKEN)
-
-
-# An image costs about (width * height) / 750 tokens on Anthropic and up to ~1,500 on OpenAI at
-# "auto" detail; its base64 length says nothing about that, so each counts as a large one.
-IMAGE_TOKENS = 1600
-
-
 def _block_tokens(block: Block) -> int:
     # Blocks are frozen and most are old by the time a request is built: count each once.
-    return _BLOCK_TOKENS.get(block, _count_block_tokens)
-
-
-def _count_block_tokens(block: Block) -> int:
-    if isinstance(block, ImageBlock):
-        return IMAGE_TOKENS + BLOCK_OVERHEAD
-    if isinstance(block, ToolResultBlock) and block.images:
-        return _count_block_tokens(replace(block, images=())) + IMAGE_TOKENS * len(block.images)
-    if isinstance(block, ThinkingBlock):
-        body = block.text + block.redacted
-    elif isinstance(block, TextBlock):
-        body = block.text
-    elif isinstance(block, ToolUseBlock):
-        body = block.name + json.dumps(block.input, ensure_ascii=False)
-    elif isinstance(block, ServerToolBlock):  # web search results: their encrypted text counts
-        body = json.dumps(block.raw, ensure_ascii=False)
-    else:
-        body = block.content
-    return estimate_tokens(body) + BLOCK_OVERHEAD
+    return _BLOCK_TOKENS.get(block, count_block_tokens)
 
 
 def block_tokens(block: Block) -> int:
@@ -110,7 +78,8 @@ def block_tokens(block: Block) -> int:
 
 
 def message_tokens(message: Message) -> int:
-    return MESSAGE_OVERHEAD + sum(_block_tokens(b) for b in message.content)
+    """The estimate of one message: its blocks and framing (counted once, on the message)."""
+    return message.tokens
 
 
 def _reference_tokens(reference: Reference) -> int:
@@ -129,9 +98,7 @@ def starts_turn(message: Message) -> bool:
     A user message that carries tool results (even with text merged in after a cancel) continues the
     turn of the calls it answers, so a turn boundary never separates a call from its result.
     """
-    return message.role == "user" and not any(
-        isinstance(b, ToolResultBlock) for b in message.content
-    )
+    return message.starts_turn
 
 
 def split_turns(history: Sequence[Message]) -> list[list[Message]]:
@@ -141,7 +108,7 @@ def split_turns(history: Sequence[Message]) -> list[list[Message]]:
     """
     turns: list[list[Message]] = []
     for message in history:
-        if starts_turn(message) or not turns:
+        if message.starts_turn or not turns:
             turns.append([])
         turns[-1].append(message)
     return turns
@@ -248,23 +215,30 @@ def split_attachments(message: Message) -> tuple[Message, list[Reference]]:
 
 
 def _elide_rounds(rounds: list[Message], excess: int) -> tuple[list[Message], int]:
-    """Blank tool outputs of this turn's rounds, oldest first, until ``excess`` tokens are freed."""
-    out = []
-    elided = 0
-    for message in rounds:
+    """Blank tool outputs of this turn's rounds, oldest first, until ``excess`` tokens are freed.
+
+    Returns:
+        The rounds (a message with nothing elided is kept as it is: no copy per round of a long
+        turn) and the tokens freed.
+    """
+    out = list(rounds)
+    freed = 0
+    for index, message in enumerate(rounds):
+        if freed >= excess:
+            break  # the rest are not looked at
+        if not message.holds_output:
+            continue
         blocks: list[Block] = []
         for block in message.content:
-            if excess > 0 and isinstance(block, ToolResultBlock) and block.content != ELIDED:
+            if freed < excess and isinstance(block, ToolResultBlock) and block.content != ELIDED:
                 saved = _block_tokens(block) - _block_tokens(replace(block, content=ELIDED))
                 if saved > 0:
                     block = replace(block, content=ELIDED)
-                    excess -= saved
-                    elided += 1
+                    freed += saved
             blocks.append(block)
-        # A message with nothing elided is kept as it is (no copy per round of a long turn).
-        changed = any(new is not old for new, old in zip(blocks, message.content, strict=True))
-        out.append(Message(message.role, blocks) if changed else message)
-    return out, elided
+        if any(new is not old for new, old in zip(blocks, message.content, strict=True)):
+            out[index] = Message(message.role, blocks)
+    return out, freed
 
 
 def build_prompt(
@@ -379,11 +353,11 @@ class _Fit:
             limit,
             fixed,
             turns,
-            [sum(message_tokens(m) for m in turn) for turn in turns],
+            [sum(m.tokens for m in turn) for turn in turns],
             refs,
             [_reference_tokens(r) for r in refs],
             round_list,
-            sum(message_tokens(m) for m in round_list),
+            sum(m.tokens for m in round_list),
         )
 
     def total(self) -> int:
@@ -472,8 +446,8 @@ class _Fit:
     def elide_rounds(self) -> None:
         """4. Tool outputs of this turn's earlier rounds."""
         if self.over() and self.rounds:
-            self.rounds, _ = _elide_rounds(self.rounds, self.total() - self.limit)
-            self.rounds_tokens = sum(message_tokens(m) for m in self.rounds)
+            self.rounds, freed = _elide_rounds(self.rounds, self.total() - self.limit)
+            self.rounds_tokens -= freed
         # Every output this request leaves out is said, also those an earlier request already
         # left out (the conversation then holds the placeholder: agent/pruned_outputs.py).
         elided = _placeholders(self.rounds)
@@ -491,12 +465,7 @@ class _Fit:
 
 def _placeholders(messages: Sequence[Message]) -> int:
     """How many tool outputs in ``messages`` are the placeholder, not the output."""
-    return sum(
-        1
-        for message in messages
-        for block in message.content
-        if isinstance(block, ToolResultBlock) and block.content == ELIDED
-    )
+    return sum(m.placeholders for m in messages)
 
 
 def build_followup_prompt(
@@ -533,7 +502,7 @@ def _split_request(
 ) -> tuple[list[Message], Message, list[Reference], list[Message]]:
     """The history, the last user request (its attachments as references again) and the rounds
     after it."""
-    start = next((i for i in range(len(messages) - 1, -1, -1) if starts_turn(messages[i])), None)
+    start = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].starts_turn), None)
     if start is None:  # no request at all (only tool traffic): budget it as plain history
         start = len(messages) - 1
     request, references = split_attachments(messages[start])

@@ -36,10 +36,16 @@ def forget_pruned_outputs(conversation: Conversation, sent: Sequence[Message]) -
     Returns:
         How many outputs were let go now.
     """
+    messages = conversation.messages
+    # Most of a long turn's results are placeholders already: only the others are looked at.
+    holding = [i for i, m in enumerate(messages) if m.holds_output]
+    if not holding:
+        return 0
+    # An output sent as the placeholder counts as left out, as one not sent at all.
     carried: dict[str, str] = {
         block.tool_use_id: block.content
         for message in sent
-        if message.role == "user"
+        if message.holds_output
         for block in message.content
         if isinstance(block, ToolResultBlock)
     }
@@ -52,9 +58,9 @@ def forget_pruned_outputs(conversation: Conversation, sent: Sequence[Message]) -
         return sent_as is None or sent_as == ELIDED
 
     forgotten = 0
-    messages = conversation.messages
-    for index, message in enumerate(messages):
-        if message.role != "user" or not any(left_out(b) for b in message.content):
+    for index in holding:
+        message = messages[index]
+        if not any(left_out(b) for b in message.content):
             continue
         blocks: list[Block] = []
         for block in message.content:

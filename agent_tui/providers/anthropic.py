@@ -21,6 +21,7 @@ from agent_tui.conversation import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from agent_tui.identity_cache import IdentityCache
 from agent_tui.providers.anthropic_reduce import AnthropicReducer
 from agent_tui.providers.api import ApiProvider, Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
@@ -28,6 +29,9 @@ from agent_tui.providers.web_search import anthropic_tool
 
 API_VERSION = "2023-06-01"
 _CACHE = {"type": "ephemeral"}
+# Each message's wire blocks, built once: every round sends the whole conversation again. The
+# dicts are shared by the requests that carry the message, so nothing may change them once built.
+_WIRE_BLOCKS: IdentityCache[Message, tuple[dict[str, Any], ...]] = IdentityCache()
 
 
 def wire_block(block: Block) -> dict[str, Any] | None:
@@ -73,10 +77,15 @@ def wire_messages(messages: list[Message]) -> list[dict[str, Any]]:
     """The conversation as Anthropic messages; messages left with no content are dropped."""
     out = []
     for message in messages:
-        blocks = [b for b in map(wire_block, message.content) if b is not None]
+        # A fresh list around the shared blocks: the last one is swapped for its cached copy.
+        blocks = list(_WIRE_BLOCKS.get(message, _wire_blocks))
         if blocks:
             out.append({"role": message.role, "content": blocks})
     return out
+
+
+def _wire_blocks(message: Message) -> tuple[dict[str, Any], ...]:
+    return tuple(b for b in map(wire_block, message.content) if b is not None)
 
 
 def messages_body(request: ProviderRequest) -> dict[str, Any]:

@@ -18,7 +18,7 @@ MAX_IMAGES_PER_REQUEST = 20
 
 def fit_images(request: ProviderRequest, *, vision: bool) -> ProviderRequest:
     """``request`` with the images it may carry; the others replaced by their placeholders."""
-    total = sum(_count(m) for m in request.messages)
+    total = sum(m.image_count for m in request.messages)
     keep = min(total, MAX_IMAGES_PER_REQUEST) if vision else 0
     if keep == total:
         return request
@@ -39,10 +39,3 @@ def fit_images(request: ProviderRequest, *, vision: bool) -> ProviderRequest:
                 blocks.append(block)
         messages.append(Message(message.role, blocks))
     return replace(request, messages=messages)
-
-
-def _count(message: Message) -> int:
-    return sum(
-        1 if isinstance(b, ImageBlock) else len(b.images) if isinstance(b, ToolResultBlock) else 0
-        for b in message.content
-    )

@@ -20,6 +20,9 @@ from agent_tui.providers.openai_reduce import OpenAIReducer
 
 # A call's arguments as JSON, serialised once per block rather than once per request.
 _ARGUMENTS: IdentityCache[ToolUseBlock, str] = IdentityCache()
+# Each message's wire form, built once: every round sends the whole conversation again. The dicts
+# are shared by the requests that carry the message, so nothing may change them once built.
+_WIRE: IdentityCache[Message, list[dict[str, Any]]] = IdentityCache()
 
 
 def _arguments(block: ToolUseBlock) -> str:
@@ -82,7 +85,7 @@ def completions_body(request: ProviderRequest, *, official: bool) -> dict[str, A
     if request.system:
         messages.append({"role": "system", "content": request.system})
     for message in request.messages:
-        messages.extend(wire_message(message))
+        messages.extend(_WIRE.get(message, wire_message))
     body: dict[str, Any] = {
         "model": request.model,
         "messages": messages,

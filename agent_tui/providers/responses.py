@@ -22,6 +22,7 @@ from agent_tui.conversation import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from agent_tui.identity_cache import IdentityCache
 from agent_tui.providers.api import Reducer, sdk_kwargs, translate_sdk_errors
 from agent_tui.providers.base import ProviderRequest
 from agent_tui.providers.openai import OpenAIProvider
@@ -86,11 +87,16 @@ def input_items(message: Message) -> list[dict[str, Any]]:
     return items
 
 
+# Each message's input items, built once: every round sends the whole conversation again. The
+# dicts are shared by the requests that carry the message, so nothing may change them once built.
+_ITEMS: IdentityCache[Message, list[dict[str, Any]]] = IdentityCache()
+
+
 def responses_body(request: ProviderRequest) -> dict[str, Any]:
     """The streaming request body for ``/responses``."""
     items: list[dict[str, Any]] = []
     for message in request.messages:
-        items.extend(input_items(message))
+        items.extend(_ITEMS.get(message, input_items))
     body: dict[str, Any] = {
         "model": request.model,
         "input": items,

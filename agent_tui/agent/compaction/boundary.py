@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent_tui.agent.prompt import starts_turn
-from agent_tui.conversation import Message, ToolResultBlock, is_summary
+from agent_tui.conversation import Message, is_summary
 
 
 def _round_starts(messages: Sequence[Message], begin: int) -> list[int]:
@@ -21,7 +20,7 @@ def _round_starts(messages: Sequence[Message], begin: int) -> list[int]:
         for i in range(begin + 1, len(messages))
         if messages[i].role == "assistant"
         and messages[i - 1].role == "user"
-        and any(isinstance(b, ToolResultBlock) for b in messages[i - 1].content)
+        and messages[i - 1].carries_results
     ]
 
 
@@ -36,7 +35,7 @@ def compaction_point(messages: Sequence[Message], keep: int) -> int | None:
         keep: user turns (or, in one long turn, rounds) kept verbatim; at least 1.
     """
     keep = max(keep, 1)
-    turns = [i for i, m in enumerate(messages) if starts_turn(m)]
+    turns = [i for i, m in enumerate(messages) if m.starts_turn]
     if len(turns) > keep:
         upto = turns[-keep]
     else:

@@ -22,14 +22,15 @@ from agent_tui import events as ev
 from agent_tui.agent.compaction.boundary import compaction_point
 from agent_tui.agent.compaction.summarize import request_summary, summary_request
 from agent_tui.agent.pricing import add_usage, cost_usd
-from agent_tui.agent.prompt import (
+from agent_tui.agent.prompt import split_attachments
+from agent_tui.conversation import (
     CHARS_PER_TOKEN,
+    SUMMARY_HEADER,
+    Conversation,
+    Message,
+    TextBlock,
     estimate_tokens,
-    message_tokens,
-    split_attachments,
-    starts_turn,
 )
-from agent_tui.conversation import SUMMARY_HEADER, Conversation, Message, TextBlock
 from agent_tui.errors import ProviderError, UsageError
 from agent_tui.plural import plural
 
@@ -61,7 +62,7 @@ class CompactionSettings:
 
 def _estimate(messages: list[Message], system: str, tools_chars: int, scale: float) -> int:
     fixed = estimate_tokens(system) + -(-tools_chars // CHARS_PER_TOKEN)
-    return int((fixed + sum(message_tokens(m) for m in messages)) * scale)
+    return int((fixed + sum(m.tokens for m in messages)) * scale)
 
 
 async def compact(
@@ -145,7 +146,7 @@ def _request_kept(messages: list[Message], upto: int) -> str:
     A long ``-p`` run is one turn: its request would otherwise survive only as the model's
     paraphrase. Attachments and an earlier summary stay out (the summary covers them).
     """
-    start = next((i for i in range(len(messages) - 1, -1, -1) if starts_turn(messages[i])), None)
+    start = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].starts_turn), None)
     if start is None or start >= upto:
         return ""
     request, _ = split_attachments(messages[start])
@@ -188,7 +189,7 @@ async def auto_compact(agent: Agent, system: str, tools_chars: int) -> AsyncIter
         return
     # The request that started this turn: a failed summary request is not tried again before
     # the next one (a provider that is down would otherwise be asked every round).
-    request = next((m for m in reversed(messages) if starts_turn(m)), None)
+    request = next((m for m in reversed(messages) if m.starts_turn), None)
     extras = agent.deps.session.extras
     if request is not None and extras.get(FAILED_KEY) is request:
         return

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from agent_tui.agent.compaction.transcript import render_transcript
 from agent_tui.agent.instructions import prompt_template
-from agent_tui.agent.prompt import CHARS_PER_TOKEN, estimate_tokens
 from agent_tui.config import ModelConfig
-from agent_tui.conversation import Message, TextBlock
+from agent_tui.conversation import CHARS_PER_TOKEN, Message, TextBlock, estimate_tokens
 from agent_tui.errors import ProviderError
 from agent_tui.providers import base as pv
 
