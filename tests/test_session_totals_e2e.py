@@ -139,3 +139,14 @@ def test_a_session_file_without_the_figures_loads_from_zero(ws: Path, fake_llm: 
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["result"] == "still here"
     assert last_json(proc)["usage"]["input_tokens"] == 10
+
+
+def test_a_fork_starts_with_the_originals_figures(ws: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.set_script(edit_turn())
+    assert run(ws, fake_llm, "-p", "edit").returncode == 0
+    fake_llm.set_script([{"text": "forked", "usage": {"input_tokens": 10, "output_tokens": 1}}])
+    proc = run(ws, fake_llm, "-p", "go", "--continue", "--fork", "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    result = last_json(proc)
+    assert result["usage"]["input_tokens"] == 101_010
+    assert result["cost_usd"] == pytest.approx(FIRST_USD + (10 * 1.0 + 1 * 5.0) / 1e6)

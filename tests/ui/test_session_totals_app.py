@@ -21,7 +21,7 @@ from agent_tui.ui.widgets.status_bar import StatusBar
 from tests.agent.conftest import FAKE_KEY_ENV
 from tests.checkpoints.conftest import make_repo
 from tests.fakes.llm_server import FakeLLM
-from tests.ui.app_helpers import send_turns
+from tests.ui.app_helpers import send_clear, send_turns
 from tests.ui.helpers import send, wait_idle, wait_until
 from tests.ui.test_rewind_app import create, edit
 
@@ -115,3 +115,24 @@ async def test_continue_carries_tokens_money_and_lines_and_undo_takes_lines_out(
             assert "| session | 101,020 | 10,102 | 0 | 0 | $0.1515 |" in card
             assert "Edits: 3 lines added, 0 removed" in card
         assert len(fake.requests) == 4  # the continued app asked the model nothing
+
+
+async def test_clear_starts_the_new_session_at_zero_and_undo_clear_brings_the_figures_back(
+    workspace: Path,
+) -> None:
+    script = [{"text": "spent", **usage(1_000, 100)}]
+    with FakeLLM(script) as fake:
+        app = app_for(workspace, fake, cont=False)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await send_turns(pilot, "spend")
+            bar = app.query_one(StatusBar)
+            assert (bar.input_tokens, bar.output_tokens) == (1_000, 100)
+            await send_clear(pilot, "y")
+            assert (bar.input_tokens, bar.output_tokens, bar.cost_usd) == (0, 0, None)
+            await send_turns(pilot, "/cost")
+            await wait_until(pilot, lambda: len(app.query(MarkdownNote)) == 1, "the /cost card")
+            [card] = [note.text for note in app.query(MarkdownNote)]  # type: ignore[attr-defined]
+            assert "| session | 0 | 0 | 0 | 0 | $0.0000 |" in card
+            await send(pilot, "/undo-clear")
+            await wait_until(pilot, lambda: bar.input_tokens == 1_000, "the old figures")
+            assert bar.cost_usd == pytest.approx(1_000e-6 + 100 * 5e-6)
