@@ -167,9 +167,8 @@ def cost_markdown(agent: Agent) -> str:
         "",
     ]
     if spent.session_usd is None:
-        lines.append(
-            f"No price is known for {_code(spent.model)} or a model used before: tokens only."
-        )
+        unpriced = _code(spent.model) if spent.turn_usd is None else "a model this session used"
+        lines.append(f"No price is known for {unpriced}: tokens only.")
     else:
         lines.append("At list prices, each model's part at its own; cached tokens count as input.")
     lines.append(
