@@ -169,7 +169,11 @@ def restore(loaded: LoadedSession) -> SessionTotals:
     entries = loaded.entries
     kind = ev.UsageUpdated.type
     last = next(
-        (i for i in range(len(entries) - 1, -1, -1) if _kind(entries[i], RawEvent) == kind),
+        (
+            i
+            for i in range(len(entries) - 1, -1, -1)
+            if isinstance(entry := entries[i], RawEvent) and entry.kind == kind
+        ),
         None,
     )
     if last is not None:
@@ -202,7 +206,3 @@ _USAGE_FIELDS = (
 
 def _tokens(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _kind(entry: object, raw_event: type) -> str:
-    return str(getattr(entry, "kind", "")) if isinstance(entry, raw_event) else ""
