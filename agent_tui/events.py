@@ -244,6 +244,7 @@ class UsageUpdated(Event):
     # The tokens a request may hold (the window less the reply's share): the meter's 100 %.
     # Automatic compaction starts at ``[agent] compact_at`` of it, pruning past it.
     context_limit: int = 0
+    model: str = ""  # the model that answered ("": not said, in files written before it was)
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,9 @@ class TurnFinished(Event):
     rounds: int
     usage: Usage
     cancelled: bool = False
+    # The lines the turn's edits added and removed (agent/totals.py), kept across a resume.
+    lines_added: int = 0
+    lines_removed: int = 0
 
 
 @dataclass(frozen=True)

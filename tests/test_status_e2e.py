@@ -107,7 +107,7 @@ def test_cost_under_p_is_a_table_and_its_figures_are_the_commands_data(
     data = handled[0]["data"]
     assert data["model"] == PRICED and data["max_cost_usd"] == 2.0
     assert data["session"]["input_tokens"] == 0 and data["session_cost_usd"] == 0.0
-    assert "| this run | 0 | 0 | 0 | 0 | $0.0000 |" in handled[0]["message"]
+    assert "| session | 0 | 0 | 0 | 0 | $0.0000 |" in handled[0]["message"]
 
 
 def test_json_result_carries_the_runs_tokens_cached_and_cost(ws: Path, fake_llm: FakeLLM) -> None:

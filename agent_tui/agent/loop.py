@@ -26,7 +26,7 @@ from agent_tui.agent.execute import CallProcessor
 from agent_tui.agent.folder_instructions import SHOWN_KEY as FOLDER_INSTRUCTIONS_SHOWN
 from agent_tui.agent.instructions import small_window_prompt
 from agent_tui.agent.past_calls import slim_past_calls
-from agent_tui.agent.pricing import add_usage, cost_usd
+from agent_tui.agent.pricing import add_usage
 from agent_tui.agent.prompt import BuiltPrompt, request_message
 from agent_tui.agent.pruned_outputs import forget_pruned_outputs
 from agent_tui.agent.references import ReferenceRegistry, builtin_reference_registry
@@ -35,6 +35,7 @@ from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.request_fit import Attempt, fit, provider_request, still_too_long
 from agent_tui.agent.spend import check_budget
 from agent_tui.agent.text_calls import calls_from_text, new_gate
+from agent_tui.agent.totals import SessionTotals
 from agent_tui.approvals.policy import ApprovalEngine
 from agent_tui.commands.registry import CommandRegistry, CommandResult
 from agent_tui.config import Config, ModelConfig
@@ -143,7 +144,8 @@ class Agent:
             usable_state_dir()
         )  # the window the server says it has
         self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
-        self.total_usage = Usage()
+        # The session's tokens, money and edited lines, its earlier runs' included (resume.py).
+        self.totals = SessionTotals()
         self.last_turn_usage = Usage()  # the last turn that asked the model (/cost)
         self.model: ModelConfig = deps.config.model
         self.max_rounds = deps.config.max_rounds
@@ -156,6 +158,11 @@ class Agent:
         self.recorder: SessionRecorder | None = None
         # Steering: user messages sent during a turn, for the next round boundary (see steer).
         self.steering: list[str] = []
+
+    @property
+    def total_usage(self) -> Usage:
+        """The session's tokens so far, every model's and every run's."""
+        return self.totals.spent.usage
 
     @property
     def conversation(self) -> Conversation:
@@ -263,6 +270,7 @@ class Agent:
         """Tell the listeners about an event that happened outside a turn, and save it: a
         resumed session replays what /undo and /rewind did (sessions/timeline.py)."""
         self.record(event)
+        self.totals.lines.observe(event)
         for listener in self.listeners:
             listener(event)
 
@@ -303,6 +311,7 @@ class Agent:
             async for event in turn:
                 if self.recorder is not None:
                     self.recorder.record(event, self.conversation)
+                self.totals.lines.observe(event)  # an undo a command did (-p, an editor)
                 if isinstance(event, ev.TurnFinished) and event.stop_reason != "local_command":
                     self.last_turn_usage = event.usage
                 yield event
@@ -421,8 +430,15 @@ class Agent:
                 self.conversation.restore(checkpoint)
             if self.deps.checkpoints is not None:
                 self.deps.checkpoints.end_turn()
+        added, removed = self.totals.lines.of_turn(self.last_prompt_index)
         yield ev.TurnFinished(
-            state.final_text, state.stop_reason or "error", state.rounds, state.usage, cancelled
+            state.final_text,
+            state.stop_reason or "error",
+            state.rounds,
+            state.usage,
+            cancelled,
+            added,
+            removed,
         )
 
     async def _add_prompt(
@@ -636,14 +652,15 @@ class Agent:
         assembler, built = reply.assembler, reply.built
         self.budget.observe(self.model, built, assembler.usage)
         state.usage = add_usage(state.usage, assembler.usage)
-        self.total_usage = add_usage(self.total_usage, assembler.usage)
+        self.totals.spent.add(self.model.name, assembler.usage)
         yield ev.UsageUpdated(
             assembler.usage,
             self.total_usage,
-            cost_usd(self.model.name, self.total_usage),
+            self.totals.spent.usd(),
             prompt_tokens(assembler.usage) or self.budget.scaled(self.model, built),
             self.budget.window(self.model),
             self.budget.prompt_limit(self.model),
+            self.model.name,
         )
         state.stop_reason = assembler.stop_reason or "end_turn"
         calls = assembler.finished_calls()
@@ -713,10 +730,14 @@ class Agent:
         # Only what this request offered may run: not a tool deferred behind tool_search, one
         # disabled or registered since, or one outside the participant's or sub-agent's set.
         async for event in self._run_calls(calls, [s.name for s in specs]):
-            if isinstance(event, ev.SubagentEvent) and isinstance(event.inner, ev.UsageUpdated):
+            inner = event.inner if isinstance(event, ev.SubagentEvent) else None
+            if isinstance(inner, ev.UsageUpdated):
                 # A sub-agent's tokens count into this turn (its own totals are its own).
-                state.usage = add_usage(state.usage, event.inner.usage)
-                self.total_usage = add_usage(self.total_usage, event.inner.usage)
+                state.usage = add_usage(state.usage, inner.usage)
+                self.totals.spent.add(inner.model or self.model.name, inner.usage)
+            finished = inner if inner is not None else event
+            if isinstance(finished, ev.ToolCallFinished):  # a sub-agent's edits are the turn's
+                self.totals.lines.count(self.last_prompt_index, finished)
             yield event
         if self.steering:
             # After the results (they lead the user message), so the next request stays valid.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_tui.agent.totals import restore as restore_totals
 from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, RawEvent, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
@@ -99,6 +100,8 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     history.then(lambda conversation: recorder.written(conversation.messages))
     _file_checkpoints_under_the_session(agent)
     _restore_todo(agent, loaded)
+    # What its earlier runs spent and changed (a fork starts with its parent's: the copy's).
+    agent.totals = restore_totals(loaded)
     files = agent.deps.checkpoints
     if files is not None:
         # The prompts as typed of the turns still in the conversation: a checkpoint of a

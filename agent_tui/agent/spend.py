@@ -1,12 +1,14 @@
 """What the session has spent, and the ``[agent] max_cost`` budget checked before each request.
 
 Tokens come from the usage the server reports with each answer (``Agent.total_usage`` for the
-run, ``Agent.last_turn_usage`` for the last model turn); money from the list prices of
-``agent/pricing.py``, so only for the models listed there (a wrong price is worse than none).
+session, its earlier runs included: ``agent/totals.py``; ``Agent.last_turn_usage`` for the last
+model turn); money from the list prices of ``agent/pricing.py``, each model's part at its own
+price, so only when every model the session used is listed there (a wrong price is worse than
+none). The lines the session's edits added and removed come with them.
 
-``check_budget`` runs before a request is sent: the money spent so far plus the request's prompt
-at the input price (its estimate, calibrated by reported usage) must stay within ``max_cost``,
-else the turn stops with ``CostLimitReached`` (exit 4 under ``-p``). The reply's tokens are not
+``check_budget`` runs before a request is sent: the money the session spent so far (every run of
+it) plus the request's prompt at the input price (its estimate, calibrated by reported usage)
+must stay within ``max_cost``, else the turn stops with ``CostLimitReached`` (exit 4 under ``-p``). The reply's tokens are not
 known in advance, so a budget can be passed by at most one answer's output.
 """
 
@@ -28,7 +30,8 @@ UNPRICED_SHOWN = "max_cost_unpriced_shown"  # in SessionState.extras: the notice
 
 @dataclass(frozen=True)
 class Spending:
-    """Tokens and money of the run and of its last model turn (money None: no known price)."""
+    """Tokens and money of the session (every run of it) and of its last model turn (money None:
+    no known price), and the lines its edits added and removed."""
 
     model: str
     session: Usage
@@ -36,6 +39,8 @@ class Spending:
     session_usd: float | None
     turn_usd: float | None
     max_cost: float | None
+    lines_added: int = 0
+    lines_removed: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The figures for ``-p --output-format json`` and a command's ``data``."""
@@ -46,6 +51,8 @@ class Spending:
             "session_cost_usd": self.session_usd,
             "turn_cost_usd": self.turn_usd,
             "max_cost_usd": self.max_cost,
+            "lines_added": self.lines_added,
+            "lines_removed": self.lines_removed,
         }
 
 
@@ -67,13 +74,16 @@ def max_cost(agent: Agent) -> float | None:
 
 def spending(agent: Agent) -> Spending:
     name = agent.model.name
+    totals = agent.totals
     return Spending(
         name,
-        agent.total_usage,
+        totals.spent.usage,
         agent.last_turn_usage,
-        cost_usd(name, agent.total_usage),
+        totals.spent.usd(),
         cost_usd(name, agent.last_turn_usage),
         max_cost(agent),
+        totals.lines.added,
+        totals.lines.removed,
     )
 
 
@@ -95,17 +105,18 @@ def check_budget(agent: Agent, prompt_tokens: int) -> str | None:
     if budget is None:
         return None
     name = agent.model.name
-    spent = cost_usd(name, agent.total_usage)
+    spent = agent.totals.spent.usd()
     prompt = cost_usd(name, Usage(input_tokens=prompt_tokens))
     if spent is None or prompt is None:
         extras = agent.deps.session.extras
         if extras.get(UNPRICED_SHOWN) == name:
             return None
         extras[UNPRICED_SHOWN] = name
-        return f"max_cost ${budget:g} is not enforced: no price is known for model {name}"
+        unpriced = name if prompt is None else "a model this session used"
+        return f"max_cost ${budget:g} is not enforced: no price is known for {unpriced}"
     if spent + prompt > budget:
         raise CostLimitReached(
-            f"stopped before the next request: ${spent:.4f} spent, and its prompt "
+            f"stopped before the next request: ${spent:.4f} spent in this session, and its prompt "
             f"(about {prompt_tokens:,} tokens, ${prompt:.4f}) would pass max_cost "
             f"${budget:g}; {MAX_COST_HINT}"
         )

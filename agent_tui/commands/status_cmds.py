@@ -153,7 +153,8 @@ def _left_line(total: int, compact_at: int, limit: int) -> str:
 
 
 def cost_markdown(agent: Agent) -> str:
-    """The ``/cost`` text: tokens in, out and cached, and money, for this run and the last turn."""
+    """The ``/cost`` text: tokens in, out and cached, and money, for the session (its earlier runs
+    included) and the last turn; and the lines its edits added and removed."""
     from agent_tui.agent.spend import spending
 
     spent = spending(agent)
@@ -161,14 +162,19 @@ def cost_markdown(agent: Agent) -> str:
         "## Cost",
         "| spent | input | output | cache read | cache write | cost |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
-        _usage_row("this run", spent.session, spent.session_usd),
+        _usage_row("session", spent.session, spent.session_usd),
         _usage_row("last turn", spent.turn, spent.turn_usd),
         "",
     ]
     if spent.session_usd is None:
-        lines.append(f"No price is known for {_code(spent.model)}: tokens only.")
+        unpriced = _code(spent.model) if spent.turn_usd is None else "a model this session used"
+        lines.append(f"No price is known for {unpriced}: tokens only.")
     else:
-        lines.append(f"At the list price of {_code(spent.model)}; cached tokens count as input.")
+        lines.append("At list prices, each model's part at its own; cached tokens count as input.")
+    lines.append(
+        f"Edits: {spent.lines_added:,} lines added, {spent.lines_removed:,} removed "
+        "(undone turns not counted)."
+    )
     if spent.max_cost is not None:
         lines.append(f"Budget: `max_cost` ${spent.max_cost:g} for the session.")
     return "\n".join(lines)
@@ -208,5 +214,7 @@ STATUS_COMMANDS = (
         "Show what fills the context window, in tokens, and what is left before compaction",
         _context,
     ),
-    SlashCommand("cost", "Show the tokens and money of this run and of the last turn", _cost),
+    SlashCommand(
+        "cost", "Show the tokens, money and edited lines of the session and the last turn", _cost
+    ),
 )

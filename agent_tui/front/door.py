@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui import events as ev
 from agent_tui.agent.front import UserInput, startup_notices, submit
+from agent_tui.agent.totals import SessionTotals
 from agent_tui.conversation import Message
 from agent_tui.front.changes import Changes
 from agent_tui.front.grants import Grants, Terminals
@@ -24,7 +25,7 @@ from agent_tui.front.sessions import Sessions
 from agent_tui.front.status_line import StatusLine
 from agent_tui.front.tools import Completions, Tools
 from agent_tui.front.trust import Trust
-from agent_tui.front.views import StatusView, UiSettings
+from agent_tui.front.views import SpendingView, StatusView, UiSettings
 from agent_tui.modes import Mode
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class SetAside:
     messages: list[Message]
     session: SessionRecorder | None
     todo: tuple[ev.TodoItem, ...] = ()  # the model's todo list then
+    totals: SessionTotals | None = None  # what it had spent and changed (agent/totals.py)
 
     @property
     def session_id(self) -> str | None:
@@ -175,6 +177,14 @@ class Front:
         word = self._agent.deps.approvals.mode_word()
         return StatusView(word, "" if sandbox is None else sandbox.label())
 
+    def spending(self) -> SpendingView:
+        """The session's tokens and money so far, its earlier runs' included (the status bar's
+        figures after a resume or ``/clear``)."""
+        spent = self._agent.totals.spent
+        usage = spent.usage
+        money = spent.usd() if usage.input_tokens or usage.output_tokens else None
+        return SpendingView(usage.input_tokens, usage.output_tokens, money)
+
     def approval_details(
         self, asked: ev.ApprovalRequested
     ) -> tuple[dict[str, Any] | None, list[CommandPart] | None]:
@@ -285,10 +295,13 @@ class Front:
         from agent_tui.agent import resume
 
         agent = self._agent
-        aside = SetAside(list(agent.conversation.messages), agent.recorder, self.todo())
+        aside = SetAside(
+            list(agent.conversation.messages), agent.recorder, self.todo(), agent.totals
+        )
         agent.reset()
         if aside.messages and agent.recorder is not None:
             resume.start_new(agent, resume.store_for(agent))
+            agent.totals = SessionTotals()  # a new session: its spending and edits start at 0
         return aside
 
     def saved_session_id(self) -> str | None:
@@ -302,9 +315,13 @@ class Front:
         from agent_tui.tools.todo import restore_todo
 
         agent = self._agent
-        current = SetAside(list(agent.conversation.messages), agent.recorder, self.todo())
+        current = SetAside(
+            list(agent.conversation.messages), agent.recorder, self.todo(), agent.totals
+        )
         if aside.session is not None:
             resume.switch_recorder(agent, aside.session)
+        if aside.totals is not None:
+            agent.totals = aside.totals
         agent.conversation.messages[:] = aside.messages
         restore_todo(agent.deps.session, aside.todo)
         return current

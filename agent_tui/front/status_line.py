@@ -6,9 +6,10 @@ Claude Code gives its status-line command this JSON on stdin (its docs, "statusL
 total_duration_ms, total_api_duration_ms, total_lines_added, total_lines_removed}``,
 ``context_window {total_input_tokens, total_output_tokens, context_window_size,
 used_percentage, remaining_percentage, current_usage}`` and ``exceeds_200k_tokens``. The same keys
-here let the scripts people wrote for it run unchanged; what agent-tui does not count (the API's
-own time, lines added and removed) is 0, and its own state sits under ``agent_tui`` (mode,
-sandbox, endpoint). The command itself runs in ``status_line.py``.
+here let the scripts people wrote for it run unchanged. The cost, tokens and lines are the
+session's, its earlier runs included (``agent/totals.py``); what agent-tui does not count (the
+API's own time) is 0, and its own state sits under ``agent_tui`` (mode, sandbox, endpoint). The
+command itself runs in ``status_line.py``.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ class StatusLine:
                 "total_cost_usd": spent.session_usd or 0.0,
                 "total_duration_ms": round(measured.duration_s * 1000),
                 "total_api_duration_ms": 0,
-                "total_lines_added": 0,
-                "total_lines_removed": 0,
+                "total_lines_added": spent.lines_added,
+                "total_lines_removed": spent.lines_removed,
             },
             "context_window": _context_window(agent, measured.context_tokens),
             "exceeds_200k_tokens": measured.context_tokens > 200_000,

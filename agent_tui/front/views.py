@@ -53,6 +53,15 @@ class StatusView:
 
 
 @dataclass(frozen=True)
+class SpendingView:
+    """The session's tokens in and out and its money (None: no known price), every run's."""
+
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+
+
+@dataclass(frozen=True)
 class McpStatus:
     """The MCP servers as they start.
 

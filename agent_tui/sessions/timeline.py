@@ -43,6 +43,9 @@ class TurnSpan:
         answer: the first line of its answer (its ``turn_finished``'s; "" when it has none).
         finished: its ``turn_finished`` was written (False: the app was closed during it).
         undone: ``/undo`` (or ``/rewind`` of the code) put back the files it changed.
+        prompt_index: its prompt's index in the conversation as it stands (-1: compacted away).
+        lines_added, lines_removed: what its edits changed (its ``turn_finished``'s; 0 in a
+            file written before they were counted).
     """
 
     start: int
@@ -52,6 +55,9 @@ class TurnSpan:
     answer: str = ""
     finished: bool = False
     undone: bool = False
+    prompt_index: int = -1
+    lines_added: int = 0
+    lines_removed: int = 0
 
     @property
     def interrupted(self) -> bool:
@@ -108,6 +114,9 @@ def _stand(lines: Sequence[Line]) -> Standing:
         for index, (_, owner) in enumerate(walk.slots)
         if owner != NO_TURN and owner not in walk.dropped
     }
+    for index, (_, owner) in enumerate(walk.slots):
+        if owner != NO_TURN:
+            walk.turns[owner].prompt_index = index
     return Standing([t for i, t in enumerate(walk.turns) if i not in walk.dropped], prompts)
 
 
@@ -128,7 +137,10 @@ def _event(walk: _Walk, n: int, line: RawEvent) -> None:
         if walk.current is not None:
             turn = walk.turns[walk.current]
             turn.finished = True
-            turn.answer = _first_line(str(walk.parsed.get(n, {}).get("text", "")))
+            finished = walk.parsed.get(n, {})
+            turn.answer = _first_line(str(finished.get("text", "")))
+            turn.lines_added = _count(finished.get("lines_added"))
+            turn.lines_removed = _count(finished.get("lines_removed"))
         walk.current = None
     elif kind == "command_handled":
         walk.current = None  # a command between turns: its rewind is the user's
@@ -187,6 +199,11 @@ def _parsed(raw: bytes) -> object:
         return json.loads(raw)
     except ValueError:
         return {}
+
+
+def _count(value: object) -> int:
+    """A line count from the file (hostile): a non-negative int, else 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def _first_line(text: str) -> str:

@@ -9,6 +9,12 @@ with each event it yields (and ``sync`` when a turn ends). Messages are frozen, 
 compares the conversation with what it wrote by identity: new messages are appended; a message
 replaced at the tail (a merged user message, edited tool inputs, a turn undone) is written as a
 ``rewind`` to the common prefix followed by the new messages. Loading replays the same steps.
+
+The session's totals live in two event lines (``agent/totals.py`` reads them back on resume):
+each answer's ``usage`` line has the request's ``usage``, the ``model`` that answered, and the
+session's ``total`` tokens and ``cost_usd`` so far (every run of it); each ``turn_finished`` line
+has the ``lines_added`` / ``lines_removed`` of the turn's edits. Fields are only ever added, with
+defaults: a reader ignores those it does not know, and a line without them reads as 0 (or "").
 """
 
 from __future__ import annotations

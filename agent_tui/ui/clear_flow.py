@@ -56,6 +56,7 @@ class ClearFlow:
             self.saved = SavedConversation(aside, entries)
         await app.transcript.clear()
         app.refresh_todo()
+        app.status.show_spending(app.front.spending())
         if count:
             text = f"Cleared {plural(count, 'message')} — /undo-clear brings them back."
             if (session := aside.session_id) is not None:
@@ -74,5 +75,6 @@ class ClearFlow:
         self.saved = SavedConversation(current, entries) if current.messages else None
         await app.transcript.restore(saved.entries)
         app.refresh_todo()
+        app.status.show_spending(app.front.spending())
         count = len(saved.conversation.messages)
         await app.transcript.add(Note(f"Brought back {plural(count, 'message')}."))

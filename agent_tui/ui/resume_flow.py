@@ -61,6 +61,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     shown.append(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
     await transcript.add_all(shown)  # one mount: one styling and layout pass
     app.refresh_todo()  # the session's last todo list
+    app.status.show_spending(app.front.spending())  # every run's, not the last turn's replay
     # The conversation is parsed once this screen is painted, in steps between keys.
     app.call_after_refresh(
         lambda: app.run_worker(app.front.sessions.history_ready(), group="history")

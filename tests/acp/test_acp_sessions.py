@@ -166,3 +166,21 @@ async def test_list_gives_the_folders_sessions_newest_first_titled_by_their_firs
     assert all(s.updated_at and s.updated_at.endswith("Z") for s in here.sessions)
     assert [s.session_id for s in everywhere.sessions] == [ids[2], ids[1], ids[0]]
     assert here.next_cursor is None
+
+
+async def test_a_loaded_session_goes_on_from_what_it_spent(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """``session/load``: ``/cost`` counts the tokens of the runs before it (issue 27)."""
+    ws = new_workspace(tmp_path, {"notes.txt": "alpha\n"})
+    usage = {"input_tokens": 12_345, "output_tokens": 678}
+    fake_llm.set_script([{"text": "spent some", "usage": usage}])
+    async with acp_agent(ws, fake_llm, RecordingClient(), home=tmp_path) as conn:
+        session = await conn.new_session(cwd=str(ws), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("spend")])
+    again = RecordingClient()
+    async with acp_agent(ws, fake_llm, again, home=tmp_path) as conn:
+        await conn.load_session(cwd=str(ws), session_id=session.session_id, mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("/cost")])
+    assert "| session | 12,345 | 678 | 0 | 0 |" in again.text()
+    assert len(fake_llm.requests) == 1

@@ -20,7 +20,7 @@ async def test_status_context_and_cost_show_as_cards_after_a_turn(make_agent: Ma
         await wait_until(pilot, lambda: len(app.query(MarkdownNote)) == 3, "three cards")
         cost, context, status = (note.text for note in app.query(MarkdownNote))
         # The turn's reported usage, for the run and for the last turn alike.
-        assert "| this run | 1,200 | 345 | 800 | 0 |" in cost
+        assert "| session | 1,200 | 345 | 800 | 0 |" in cost
         assert "| last turn | 1,200 | 345 | 800 | 0 |" in cost
         # The conversation the next request carries: the prompt and the answer.
         assert "| messages: user messages (1, with attached files) |" in context

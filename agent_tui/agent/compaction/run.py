@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from agent_tui import events as ev
 from agent_tui.agent.compaction.boundary import compaction_point
 from agent_tui.agent.compaction.summarize import request_summary, summary_request
-from agent_tui.agent.pricing import add_usage, cost_usd
 from agent_tui.agent.prompt import split_attachments
 from agent_tui.conversation import (
     CHARS_PER_TOKEN,
@@ -102,8 +101,9 @@ async def compact(
     yield ev.CompactionStarted(automatic, before, prompt_limit(agent) if automatic else 0)
     request = summary_request(model, agent.budget.window(model), messages[:upto], focus, scale)
     summary = await request_summary(agent.deps.provider, request)
-    agent.total_usage = add_usage(agent.total_usage, summary.usage)
-    yield ev.UsageUpdated(summary.usage, agent.total_usage, cost_usd(model.name, agent.total_usage))
+    agent.totals.spent.add(model.name, summary.usage)
+    spent = agent.totals.spent
+    yield ev.UsageUpdated(summary.usage, spent.usage, spent.usd(), model=model.name)
     if agent.conversation.messages[:upto] != messages[:upto]:
         raise ProviderError("the conversation changed while it was being summarised; not compacted")
     # The event carries exactly what compact() was given: a session replays it from the event.

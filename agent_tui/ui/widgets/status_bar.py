@@ -3,6 +3,8 @@ when not the provider's own API), workspace, mode, and the session's tokens, cos
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -10,6 +12,9 @@ from textual.widgets import Static
 
 from agent_tui.durations import elapsed_text, waiting_text
 from agent_tui.ui.terminal_tail import app_clock
+
+if TYPE_CHECKING:
+    from agent_tui.front.views import SpendingView
 
 
 def compact_tokens(count: int) -> str:
@@ -86,6 +91,12 @@ class StatusBar(Static):
 
     def clock(self) -> float:
         return app_clock(self)()
+
+    def show_spending(self, spent: SpendingView) -> None:
+        """The session's figures as they stand (a resumed session's earlier runs included)."""
+        self.input_tokens = spent.input_tokens
+        self.output_tokens = spent.output_tokens
+        self.cost_usd = spent.cost_usd
 
     def watch_busy(self, busy: bool) -> None:
         # Redrawn each second while a turn runs, so its elapsed time moves.
