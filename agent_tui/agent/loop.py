@@ -33,6 +33,7 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
 from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.request_fit import Attempt, fit, provider_request, still_too_long
+from agent_tui.agent.saved_state import STATE_MAY_CHANGE, gone_tools_notice, saved_state
 from agent_tui.agent.spend import check_budget
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
@@ -139,9 +140,8 @@ class Agent:
         self._conversation = Conversation()
         self._history: History | None = None  # a resumed session's, until it is parsed
         self.budget = ContextBudget()  # the context window and token estimate, per model
-        self.window_discovery = WindowDiscovery(
-            usable_state_dir()
-        )  # the window the server says it has
+        # The window the server says it has.
+        self.window_discovery = WindowDiscovery(usable_state_dir())
         self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
         self.total_usage = Usage()
         self.last_turn_usage = Usage()  # the last turn that asked the model (/cost)
@@ -152,8 +152,7 @@ class Agent:
         # Called with events that happen outside a turn (/undo and /rewind in the app).
         self.listeners: list[Callable[[ev.Event], None]] = []
         self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
-        # Saves the session as it happens (the CLI attaches one; tests may leave it None).
-        self.recorder: SessionRecorder | None = None
+        self.recorder: SessionRecorder | None = None  # the session file (tests may leave None)
         # Steering: user messages sent during a turn, for the next round boundary (see steer).
         self.steering: list[str] = []
 
@@ -301,8 +300,7 @@ class Agent:
         turn = self._turn(text, images)
         try:
             async for event in turn:
-                if self.recorder is not None:
-                    self.recorder.record(event, self.conversation)
+                self.record(event)
                 if isinstance(event, ev.TurnFinished) and event.stop_reason != "local_command":
                     self.last_turn_usage = event.usage
                 yield event
@@ -320,6 +318,8 @@ class Agent:
             self.recorder.record(event, self.conversation)
         else:
             self.recorder.sync(self.conversation)
+        if event is None or event.type in STATE_MAY_CHANGE:  # the roots, the tools loaded
+            self.recorder.keep_state(saved_state(self.deps.session))
 
     async def _turn(
         self, text: str, images: Sequence[ImageBlock]
@@ -479,6 +479,8 @@ class Agent:
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         """One round: query the model, keep its answer, execute the calls it made."""
         reply = _Reply()
+        if (gone := gone_tools_notice(self.deps)) is not None:
+            yield ev.Notice(gone, level="warning")  # once, after a resume
         async for event in self._query(plan, state, reply):
             yield event
         specs = reply.specs

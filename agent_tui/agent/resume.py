@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_tui.agent.saved_state import restore_state
 from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, RawEvent, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
@@ -99,6 +100,7 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     history.then(lambda conversation: recorder.written(conversation.messages))
     _file_checkpoints_under_the_session(agent)
     _restore_todo(agent, loaded)
+    restore_state(agent, loaded)  # its extra roots and loaded tools, each checked again
     files = agent.deps.checkpoints
     if files is not None:
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
@@ -220,9 +222,12 @@ def fork_current(agent: Agent) -> LoadedSession:
     return resume(agent, forked(agent, info))
 
 
-def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False) -> None:
+def attach_headless(
+    agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False
+) -> list[str]:
     """``-p``: attach a new session, or the one ``--continue`` / ``--resume ID|NAME`` names
-    (``fork``: a copy of it under a new id).
+    (``fork``: a copy of it under a new id). Returns what resuming left out (extra roots no
+    longer allowed), for the user.
 
     Raises:
         UsageError: no session to continue, no id, an unknown or ambiguous name, another
@@ -233,7 +238,7 @@ def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bo
         if fork:
             raise UsageError("--fork goes with --continue or --resume ID|NAME")
         start_new(agent, store)
-        return
+        return []
     if cont:
         info = store.latest()
         if info is None:
@@ -242,7 +247,7 @@ def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bo
         raise UsageError(f"--resume needs a session id or name with -p; {list_hint(store)}")
     else:
         info = _named_here(store, resume_id)
-    _resume_or_fail(agent, info, fork=fork)
+    return _resume_or_fail(agent, info, fork=fork).notices
 
 
 def _named_here(store: SessionStore, query: str) -> SessionInfo:

@@ -158,7 +158,9 @@ class Front:
         """
         from agent_tui.commands.roots_cmds import add_extra_root
 
-        return add_extra_root(self._agent.deps, path)
+        full = add_extra_root(self._agent.deps, path)
+        self._agent.record()  # saved with the session (once its file exists)
+        return full
 
     def settings(self) -> UiSettings:
         config = self._agent.deps.config
