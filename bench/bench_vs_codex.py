@@ -267,7 +267,9 @@ def main() -> None:
                     )
                     sent = requests_of(log, tag)
                     # hello: one request; tool: a second one carrying the command's result.
-                    expected = {"version": 0, "hello": 1, "tool": 2, "start": 0, "app-ready": 0}[case]
+                    expected = {"version": 0, "hello": 1, "tool": 2, "start": 0, "app-ready": 0}[
+                        case
+                    ]
                     if len(sent) != expected or (case == "tool" and not sent[-1]["tool_results"]):
                         raise SystemExit(f"{tag}: {len(sent)} requests, expected {expected}")
                     first = min((float(r["t"]) for r in sent), default=None)

@@ -33,7 +33,7 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
 from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.request_fit import Attempt, fit, provider_request, still_too_long
-from agent_tui.agent.saved_state import STATE_MAY_CHANGE, gone_tools_notice, saved_state
+from agent_tui.agent.saved_state import gone_tools_notice, record_event
 from agent_tui.agent.spend import check_budget
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.approvals.policy import ApprovalEngine
@@ -61,9 +61,9 @@ from agent_tui.providers.base import Provider, ToolSpec, Usage
 from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
-from agent_tui.tools.todo import TODO_KEY
 from agent_tui.tools.todo import current as current_todo
 from agent_tui.tools.todo import reminder as todo_reminder
+from agent_tui.tools.todo import restore_todo, rewind_todo
 
 if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
@@ -254,7 +254,7 @@ class Agent:
         self.conversation.clear()
         # Subfolder AGENTS.md files are given once per conversation: the new one gets them again.
         self.deps.session.extras.pop(FOLDER_INSTRUCTIONS_SHOWN, None)
-        self.deps.session.extras.pop(TODO_KEY, None)  # the todo list was this conversation's
+        restore_todo(self.deps.session, ())  # the todo list was this conversation's
         if self.deps.checkpoints is not None:
             self.deps.checkpoints.new_run()  # its turn numbers start again
 
@@ -268,6 +268,7 @@ class Agent:
     def rewind_conversation(self, to: int) -> ev.ConversationRewound:
         """Drop the conversation from message ``to`` on (/rewind); returns the event to report."""
         self.conversation.truncate(to)
+        rewind_todo(self.deps.session, to)  # the todo list as it stood then
         if self.deps.checkpoints is not None:
             self.deps.checkpoints.rewound(to)
         return ev.ConversationRewound(to)
@@ -312,14 +313,7 @@ class Agent:
     def record(self, event: ev.Event | None = None) -> None:
         """Save what changed outside a turn (an app command changed the conversation), and
         ``event`` when given: the session file stays in step with what the next request holds."""
-        if self.recorder is None:
-            return
-        if event is not None:
-            self.recorder.record(event, self.conversation)
-        else:
-            self.recorder.sync(self.conversation)
-        if event is None or event.type in STATE_MAY_CHANGE:  # the roots, the tools loaded
-            self.recorder.keep_state(saved_state(self.deps.session))
+        record_event(self, event)  # and the state it keeps: roots, tools loaded, the todo list
 
     async def _turn(
         self, text: str, images: Sequence[ImageBlock]

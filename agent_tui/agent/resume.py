@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from agent_tui.agent.saved_state import restore_state
 from agent_tui.errors import UsageError
-from agent_tui.sessions.loader import LoadedSession, RawEvent, load
+from agent_tui.sessions.loader import LoadedSession, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import AmbiguousSession, SessionInfo, SessionStore, find_session
 from agent_tui.sessions.timeline import standing
@@ -110,25 +110,17 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
 
 
 def _restore_todo(agent: Agent, loaded: LoadedSession) -> None:
-    """The todo list as the session's last ``todo_updated`` event left it (none: empty)."""
+    """The todo list as the turns that still stand left it (one sent in a turn ``/rewind`` cut
+    off does not count), and the lists before it, for a later ``/rewind``."""
     from agent_tui import events as ev
     from agent_tui.tools.todo import restore_todo
 
-    restore_todo(agent.deps.session, ())
-    kind = ev.TodoUpdated.type
-    last = next(
-        (i for i in range(len(loaded.entries) - 1, -1, -1) if _kind(loaded.entries[i]) == kind),
-        None,
-    )
-    if last is None:
-        return
-    for event in loaded.drawable(last, last + 1):  # read back from the file, decoded
-        if isinstance(event, ev.TodoUpdated):
-            restore_todo(agent.deps.session, event.items)
-
-
-def _kind(entry: object) -> str:
-    return entry.kind if isinstance(entry, RawEvent) else ""
+    history = []
+    for count, line in standing(loaded).todos:
+        for event in loaded.drawable(line, line + 1):  # read back from the file, decoded
+            if isinstance(event, ev.TodoUpdated):
+                history.append((count, event.items))
+    restore_todo(agent.deps.session, history[-1][1] if history else (), tuple(history))
 
 
 def switch_recorder(agent: Agent, recorder: SessionRecorder) -> None:

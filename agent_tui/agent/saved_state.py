@@ -47,6 +47,28 @@ def saved_state(session: SessionState) -> dict[str, list[str]]:
     return state
 
 
+def record_event(agent: Agent, event: ev.Event | None) -> None:
+    """Follow ``event`` (None: a change outside a turn) in the session file and in the todo
+    list's history, which ``/rewind`` rolls back (``tools/todo.py``)."""
+    from agent_tui.tools.todo import compacted, note_change
+
+    session = agent.deps.session
+    if isinstance(event, ev.TodoUpdated):
+        note_change(session, len(agent.conversation.messages), event.items)
+    elif isinstance(event, ev.ConversationCompacted):
+        head = agent.conversation.messages[:1]
+        compacted(session, event.replaced, bool(head) and len(head[0].content) > 1)
+    recorder = agent.recorder
+    if recorder is None:
+        return
+    if event is not None:
+        recorder.record(event, agent.conversation)
+    else:
+        recorder.sync(agent.conversation)
+    if event is None or event.type in STATE_MAY_CHANGE:  # the roots, the tools loaded
+        recorder.keep_state(saved_state(session))
+
+
 def restore_state(agent: Agent, loaded: LoadedSession) -> None:
     """Put back the resumed session's extra roots (each checked again; what is left out is
     said in ``loaded.notices``) and the tools it had loaded."""

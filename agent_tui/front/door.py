@@ -45,6 +45,7 @@ class SetAside:
     messages: list[Message]
     session: SessionRecorder | None
     todo: tuple[ev.TodoItem, ...] = ()  # the model's todo list then
+    todo_history: tuple[tuple[int, tuple[ev.TodoItem, ...]], ...] = ()  # for /rewind
 
     @property
     def session_id(self) -> str | None:
@@ -287,7 +288,7 @@ class Front:
         from agent_tui.agent import resume
 
         agent = self._agent
-        aside = SetAside(list(agent.conversation.messages), agent.recorder, self.todo())
+        aside = self._aside()
         agent.reset()
         if aside.messages and agent.recorder is not None:
             resume.start_new(agent, resume.store_for(agent))
@@ -304,12 +305,21 @@ class Front:
         from agent_tui.tools.todo import restore_todo
 
         agent = self._agent
-        current = SetAside(list(agent.conversation.messages), agent.recorder, self.todo())
+        current = self._aside()
         if aside.session is not None:
             resume.switch_recorder(agent, aside.session)
         agent.conversation.messages[:] = aside.messages
-        restore_todo(agent.deps.session, aside.todo)
+        restore_todo(agent.deps.session, aside.todo, aside.todo_history)
         return current
+
+    def _aside(self) -> SetAside:
+        """The conversation as it is now, with its session and todo list, to set aside."""
+        from agent_tui.tools.todo import changes
+
+        agent = self._agent
+        messages = list(agent.conversation.messages)
+        history = changes(agent.deps.session)
+        return SetAside(messages, agent.recorder, self.todo(), history)
 
     def rewind(self, index: int) -> None:
         """Drop the conversation from message ``index`` on (``/rewind``), telling listeners."""
