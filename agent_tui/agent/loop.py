@@ -149,6 +149,8 @@ class Agent:
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
         self.interactive = True
+        # A sub-agent's run (run_agent): the parent's session state, its own conversation.
+        self.sub_agent = False
         # Called with events that happen outside a turn (/undo and /rewind in the app).
         self.listeners: list[Callable[[ev.Event], None]] = []
         self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
@@ -473,7 +475,7 @@ class Agent:
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         """One round: query the model, keep its answer, execute the calls it made."""
         reply = _Reply()
-        if (gone := gone_tools_notice(self.deps)) is not None:
+        if not self.sub_agent and (gone := gone_tools_notice(self.deps)) is not None:
             yield ev.Notice(gone, level="warning")  # once, after a resume
         async for event in self._query(plan, state, reply):
             yield event

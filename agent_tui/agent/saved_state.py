@@ -48,16 +48,10 @@ def saved_state(session: SessionState) -> dict[str, list[str]]:
 
 
 def record_event(agent: Agent, event: ev.Event | None) -> None:
-    """Follow ``event`` (None: a change outside a turn) in the session file and in the todo
-    list's history, which ``/rewind`` rolls back (``tools/todo.py``)."""
-    from agent_tui.tools.todo import compacted, note_change
-
-    session = agent.deps.session
-    if isinstance(event, ev.TodoUpdated):
-        note_change(session, len(agent.conversation.messages), event.items)
-    elif isinstance(event, ev.ConversationCompacted):
-        head = agent.conversation.messages[:1]
-        compacted(session, event.replaced, bool(head) and len(head[0].content) > 1)
+    """Follow ``event`` (None: a change outside a turn) in the todo list's history, which
+    ``/rewind`` rolls back (``tools/todo.py``), and in the session file."""
+    if not agent.sub_agent:  # a sub-agent's conversation is not the one the history counts
+        _follow_todo(agent, event)
     recorder = agent.recorder
     if recorder is None:
         return
@@ -66,7 +60,17 @@ def record_event(agent: Agent, event: ev.Event | None) -> None:
     else:
         recorder.sync(agent.conversation)
     if event is None or event.type in STATE_MAY_CHANGE:  # the roots, the tools loaded
-        recorder.keep_state(saved_state(session))
+        recorder.keep_state(saved_state(agent.deps.session))
+
+
+def _follow_todo(agent: Agent, event: ev.Event | None) -> None:
+    from agent_tui.tools.todo import compacted, note_change
+
+    if isinstance(event, ev.TodoUpdated):
+        note_change(agent.deps.session, len(agent.conversation.messages), event.items)
+    elif isinstance(event, ev.ConversationCompacted):  # the counts move with the messages
+        head = agent.conversation.messages[:1]
+        compacted(agent.deps.session, event.replaced, bool(head) and len(head[0].content) > 1)
 
 
 def restore_state(agent: Agent, loaded: LoadedSession) -> None:
