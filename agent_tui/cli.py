@@ -438,7 +438,11 @@ def _run(args: argparse.Namespace) -> int:
         from agent_tui.agent.resume import attach_headless
         from agent_tui.headless import HeadlessOptions, run_headless
 
-        attach_headless(agent, cont=args.continue_session, resume_id=args.resume, fork=args.fork)
+        resumed = attach_headless(
+            agent, cont=args.continue_session, resume_id=args.resume, fork=args.fork
+        )
+        for notice in resumed:  # the session's extra roots left out
+            sys.stderr.write(f"note: {notice}\n")
 
         stdin_text = _piped_stdin()
         opts = HeadlessOptions(args.output_format, args.on_approval, stdin_text, images)

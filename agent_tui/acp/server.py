@@ -112,7 +112,7 @@ class AcpServer:
         session.id = session_id
         self.sessions[session_id] = session
         await session.replay(loaded)  # before the answer, as the protocol asks
-        self._later(session.announce())
+        self._later(session.announce(loaded.notices))
         return LoadSessionResponse(modes=session.modes())
 
     async def list_sessions(

@@ -22,6 +22,8 @@ from agent_tui.modes import CYCLE, Mode
 from agent_tui.text_safety import one_line, visible
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from acp.helpers import ContentBlock
     from acp.interfaces import Client
     from acp.schema import PromptResponse, SessionModeState
@@ -70,16 +72,20 @@ class AcpSession:
             available_modes=[SessionMode(id=m.value, name=m.label) for m in CYCLE],
         )
 
-    async def announce(self) -> None:
+    async def announce(self, resumed: Sequence[str] = ()) -> None:
         """The slash commands, and what the user should know at start (an untrusted folder's
-        settings ignored, --yolo, a sandbox that cannot run)."""
+        settings ignored, --yolo, a sandbox that cannot run; ``resumed``: what loading the
+        session left out, its extra roots no longer allowed)."""
         from acp.helpers import update_available_commands
 
         await self._send(update_available_commands(self._commands()))
         # A sandbox that cannot run is both a warning and a startup notice: said once. Clients
         # draw the chunk as Markdown, so each note is a paragraph of its own.
         notes = dict.fromkeys(
-            self.front.warnings() + self.front.startup_notices() + self.front.state_notices()
+            self.front.warnings()
+            + self.front.startup_notices()
+            + self.front.state_notices()
+            + list(resumed)
         )
         if notes:
             await self._send(updates.message_chunk("\n\n".join(f"note: {n}" for n in notes) + "\n"))

@@ -33,6 +33,7 @@ from agent_tui.agent.references import ReferenceRegistry, builtin_reference_regi
 from agent_tui.agent.repetition import Repetition, RepetitionWatch, without_repeats
 from agent_tui.agent.reply_checks import ReplyChecks
 from agent_tui.agent.request_fit import Attempt, fit, provider_request, still_too_long
+from agent_tui.agent.saved_state import gone_tools_notice, record_event
 from agent_tui.agent.spend import check_budget
 from agent_tui.agent.text_calls import calls_from_text, new_gate
 from agent_tui.agent.totals import SessionTotals
@@ -61,9 +62,9 @@ from agent_tui.providers.base import Provider, ToolSpec, Usage
 from agent_tui.providers.text_tool_calls import TextCallGate, text_calls_enabled
 from agent_tui.tools.base import SessionState
 from agent_tui.tools.registry import ToolRegistry
-from agent_tui.tools.todo import TODO_KEY
 from agent_tui.tools.todo import current as current_todo
 from agent_tui.tools.todo import reminder as todo_reminder
+from agent_tui.tools.todo import restore_todo, rewind_todo
 
 if TYPE_CHECKING:
     from agent_tui.agent.assemble import RawCall
@@ -140,9 +141,8 @@ class Agent:
         self._conversation = Conversation()
         self._history: History | None = None  # a resumed session's, until it is parsed
         self.budget = ContextBudget()  # the context window and token estimate, per model
-        self.window_discovery = WindowDiscovery(
-            usable_state_dir()
-        )  # the window the server says it has
+        # The window the server says it has.
+        self.window_discovery = WindowDiscovery(usable_state_dir())
         self.exact_counter = ExactCounter()  # the server's tokenizer, asked near the limit
         # The session's tokens, money and edited lines, its earlier runs' included (resume.py).
         self.totals = SessionTotals()
@@ -151,11 +151,12 @@ class Agent:
         self.max_rounds = deps.config.max_rounds
         # False under -p: commands that only make sense in the app are refused, not ignored.
         self.interactive = True
+        # A sub-agent's run (run_agent): the parent's session state, its own conversation.
+        self.sub_agent = False
         # Called with events that happen outside a turn (/undo and /rewind in the app).
         self.listeners: list[Callable[[ev.Event], None]] = []
         self.last_prompt_index: int | None = None  # the last turn's user message (for /rewind)
-        # Saves the session as it happens (the CLI attaches one; tests may leave it None).
-        self.recorder: SessionRecorder | None = None
+        self.recorder: SessionRecorder | None = None  # the session file (tests may leave None)
         # Steering: user messages sent during a turn, for the next round boundary (see steer).
         self.steering: list[str] = []
 
@@ -262,7 +263,7 @@ class Agent:
         self.conversation.clear()
         # Subfolder AGENTS.md files are given once per conversation: the new one gets them again.
         self.deps.session.extras.pop(FOLDER_INSTRUCTIONS_SHOWN, None)
-        self.deps.session.extras.pop(TODO_KEY, None)  # the todo list was this conversation's
+        restore_todo(self.deps.session, ())  # the todo list was this conversation's
         if self.deps.checkpoints is not None:
             self.deps.checkpoints.new_run()  # its turn numbers start again
 
@@ -277,6 +278,7 @@ class Agent:
     def rewind_conversation(self, to: int) -> ev.ConversationRewound:
         """Drop the conversation from message ``to`` on (/rewind); returns the event to report."""
         self.conversation.truncate(to)
+        rewind_todo(self.deps.session, to)  # the todo list as it stood then
         if self.deps.checkpoints is not None:
             self.deps.checkpoints.rewound(to)
         return ev.ConversationRewound(to)
@@ -309,8 +311,7 @@ class Agent:
         turn = self._turn(text, images)
         try:
             async for event in turn:
-                if self.recorder is not None:
-                    self.recorder.record(event, self.conversation)
+                self.record(event)
                 self.totals.lines.observe(event)  # an undo a command did (-p, an editor)
                 if isinstance(event, ev.TurnFinished) and event.stop_reason != "local_command":
                     self.last_turn_usage = event.usage
@@ -323,12 +324,7 @@ class Agent:
     def record(self, event: ev.Event | None = None) -> None:
         """Save what changed outside a turn (an app command changed the conversation), and
         ``event`` when given: the session file stays in step with what the next request holds."""
-        if self.recorder is None:
-            return
-        if event is not None:
-            self.recorder.record(event, self.conversation)
-        else:
-            self.recorder.sync(self.conversation)
+        record_event(self, event)  # and the state it keeps: roots, tools loaded, the todo list
 
     async def _turn(
         self, text: str, images: Sequence[ImageBlock]
@@ -495,6 +491,8 @@ class Agent:
     async def _round(self, plan: TurnPlan, state: _TurnState) -> AsyncIterator[ev.Event]:
         """One round: query the model, keep its answer, execute the calls it made."""
         reply = _Reply()
+        if not self.sub_agent and (gone := gone_tools_notice(self.deps)) is not None:
+            yield ev.Notice(gone, level="warning")  # once, after a resume
         async for event in self._query(plan, state, reply):
             yield event
         specs = reply.specs

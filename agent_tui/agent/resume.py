@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_tui.agent.saved_state import restore_state
 from agent_tui.agent.totals import restore as restore_totals
 from agent_tui.errors import UsageError
-from agent_tui.sessions.loader import LoadedSession, RawEvent, load
+from agent_tui.sessions.loader import LoadedSession, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import AmbiguousSession, SessionInfo, SessionStore, find_session
 from agent_tui.sessions.timeline import standing
@@ -102,6 +103,7 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     _restore_todo(agent, loaded)
     # What its earlier runs spent and changed (a fork starts with its parent's: the copy's).
     agent.totals = restore_totals(loaded)
+    restore_state(agent, loaded)  # its extra roots and loaded tools, each checked again
     files = agent.deps.checkpoints
     if files is not None:
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
@@ -111,25 +113,17 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
 
 
 def _restore_todo(agent: Agent, loaded: LoadedSession) -> None:
-    """The todo list as the session's last ``todo_updated`` event left it (none: empty)."""
+    """The todo list as the turns that still stand left it (one sent in a turn ``/rewind`` cut
+    off does not count), and the lists before it, for a later ``/rewind``."""
     from agent_tui import events as ev
     from agent_tui.tools.todo import restore_todo
 
-    restore_todo(agent.deps.session, ())
-    kind = ev.TodoUpdated.type
-    last = next(
-        (i for i in range(len(loaded.entries) - 1, -1, -1) if _kind(loaded.entries[i]) == kind),
-        None,
-    )
-    if last is None:
-        return
-    for event in loaded.drawable(last, last + 1):  # read back from the file, decoded
-        if isinstance(event, ev.TodoUpdated):
-            restore_todo(agent.deps.session, event.items)
-
-
-def _kind(entry: object) -> str:
-    return entry.kind if isinstance(entry, RawEvent) else ""
+    history = []
+    for count, line in standing(loaded).todos:
+        for event in loaded.drawable(line, line + 1):  # read back from the file, decoded
+            if isinstance(event, ev.TodoUpdated):
+                history.append((count, event.items))
+    restore_todo(agent.deps.session, history[-1][1] if history else (), tuple(history))
 
 
 def switch_recorder(agent: Agent, recorder: SessionRecorder) -> None:
@@ -223,9 +217,12 @@ def fork_current(agent: Agent) -> LoadedSession:
     return resume(agent, forked(agent, info))
 
 
-def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False) -> None:
+def attach_headless(
+    agent: Agent, *, cont: bool, resume_id: str | None, fork: bool = False
+) -> list[str]:
     """``-p``: attach a new session, or the one ``--continue`` / ``--resume ID|NAME`` names
-    (``fork``: a copy of it under a new id).
+    (``fork``: a copy of it under a new id). Returns what resuming left out (extra roots no
+    longer allowed), for the user.
 
     Raises:
         UsageError: no session to continue, no id, an unknown or ambiguous name, another
@@ -236,7 +233,7 @@ def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bo
         if fork:
             raise UsageError("--fork goes with --continue or --resume ID|NAME")
         start_new(agent, store)
-        return
+        return []
     if cont:
         info = store.latest()
         if info is None:
@@ -245,7 +242,7 @@ def attach_headless(agent: Agent, *, cont: bool, resume_id: str | None, fork: bo
         raise UsageError(f"--resume needs a session id or name with -p; {list_hint(store)}")
     else:
         info = _named_here(store, resume_id)
-    _resume_or_fail(agent, info, fork=fork)
+    return _resume_or_fail(agent, info, fork=fork).notices
 
 
 def _named_here(store: SessionStore, query: str) -> SessionInfo:

@@ -8,7 +8,6 @@ needs telling; the sandbox's policy is rebuilt with it for the next command.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
 from agent_tui.commands.registry import CommandContext, CommandResult, SlashCommand
@@ -27,15 +26,10 @@ def add_extra_root(deps: AgentDeps, raw: str) -> Path:
     Raises:
         UsageError: the folder cannot be an extra root (the message says why).
     """
-    from agent_tui.sandbox.extra_roots import check_extra_root
+    from agent_tui.sandbox.extra_roots import add_checked_root, check_extra_root
 
-    roots = deps.session.extra_roots
-    full = check_extra_root(raw, deps.workspace, roots)
-    roots.append(full)
-    sandbox = deps.sandbox
-    if sandbox is not None and full not in sandbox.policy.writable:
-        writable = (*sandbox.policy.writable, full)
-        sandbox.policy = dataclasses.replace(sandbox.policy, writable=writable)
+    full = check_extra_root(raw, deps.workspace, deps.session.extra_roots)
+    add_checked_root(deps.session.extra_roots, deps.sandbox, full)
     return full
 
 
@@ -52,7 +46,8 @@ async def _add_dir(ctx: CommandContext, args: str) -> CommandResult:
     return CommandResult(
         message=(
             f"Added `{visible(str(full))}`: the tools may read and edit it as the workspace, "
-            "under the same approvals, protected paths and sandbox (until the session ends)."
+            "under the same approvals, protected paths and sandbox (for this session, and "
+            "again when it is resumed)."
         )
     )
 

@@ -46,6 +46,7 @@ class SetAside:
     messages: list[Message]
     session: SessionRecorder | None
     todo: tuple[ev.TodoItem, ...] = ()  # the model's todo list then
+    todo_history: tuple[tuple[int, tuple[ev.TodoItem, ...]], ...] = ()  # for /rewind
     totals: SessionTotals | None = None  # what it had spent and changed (agent/totals.py)
 
     @property
@@ -160,7 +161,9 @@ class Front:
         """
         from agent_tui.commands.roots_cmds import add_extra_root
 
-        return add_extra_root(self._agent.deps, path)
+        full = add_extra_root(self._agent.deps, path)
+        self._agent.record()  # saved with the session (once its file exists)
+        return full
 
     def settings(self) -> UiSettings:
         config = self._agent.deps.config
@@ -295,9 +298,7 @@ class Front:
         from agent_tui.agent import resume
 
         agent = self._agent
-        aside = SetAside(
-            list(agent.conversation.messages), agent.recorder, self.todo(), agent.totals
-        )
+        aside = self._aside()
         agent.reset()
         if aside.messages and agent.recorder is not None:
             resume.start_new(agent, resume.store_for(agent))
@@ -315,16 +316,23 @@ class Front:
         from agent_tui.tools.todo import restore_todo
 
         agent = self._agent
-        current = SetAside(
-            list(agent.conversation.messages), agent.recorder, self.todo(), agent.totals
-        )
+        current = self._aside()
         if aside.session is not None:
             resume.switch_recorder(agent, aside.session)
         if aside.totals is not None:
             agent.totals = aside.totals
         agent.conversation.messages[:] = aside.messages
-        restore_todo(agent.deps.session, aside.todo)
+        restore_todo(agent.deps.session, aside.todo, aside.todo_history)
         return current
+
+    def _aside(self) -> SetAside:
+        """The conversation as it is now, with its session and todo list, to set aside."""
+        from agent_tui.tools.todo import changes
+
+        agent = self._agent
+        messages = list(agent.conversation.messages)
+        history = changes(agent.deps.session)
+        return SetAside(messages, agent.recorder, self.todo(), history, agent.totals)
 
     def rewind(self, index: int) -> None:
         """Drop the conversation from message ``index`` on (``/rewind``), telling listeners."""

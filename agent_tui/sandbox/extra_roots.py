@@ -14,13 +14,18 @@ or above one of those.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent_tui.errors import UsageError
 from agent_tui.sandbox.policy import DEFAULT_DENY_READ, app_private_paths
 from agent_tui.tools.workspace_paths import is_inside, real_root
+
+if TYPE_CHECKING:
+    from agent_tui.sandbox.runtime import Sandbox
 
 
 def check_extra_root(raw: str | Path, workspace: Path, current: Iterable[Path] = ()) -> Path:
@@ -54,6 +59,15 @@ def check_extra_root(raw: str | Path, workspace: Path, current: Iterable[Path] =
     if reason:
         raise UsageError(f"{text} cannot be added: {full} {reason}.")
     return full
+
+
+def add_checked_root(roots: list[Path], sandbox: Sandbox | None, full: Path) -> None:
+    """Add ``full`` (checked by :func:`check_extra_root`) to the session's one list of extra
+    roots and to the sandbox's writable set, so the next command may write it."""
+    roots.append(full)
+    if sandbox is not None and full not in sandbox.policy.writable:
+        writable = (*sandbox.policy.writable, full)
+        sandbox.policy = dataclasses.replace(sandbox.policy, writable=writable)
 
 
 def protected_location(full: Path) -> str | None:

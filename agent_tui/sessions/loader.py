@@ -103,6 +103,9 @@ _MESSAGE_ROLE = b'{"type":"message","message":{"role":"'  # and a message line (
 # bytes unescaped: the other blocks' free text (results, image data) is inside JSON strings.
 _TEXT_BLOCK_END = b'"type":"text"}'
 KEPT_KINDS = frozenset({"turn_started", "turn_finished", "checkpoint_restored"})  # the timeline's
+MAX_SAVED_ROOTS = 64  # extra roots a ``state`` line may restore
+MAX_SAVED_TOOLS = 2000  # and tools tool_search loaded
+MAX_STATE_TEXT = 4096  # characters of one of them (a path, a tool's name)
 CHUNK_LINES = 500  # message lines parsed per json call: fast, and the parsed tree stays small
 
 
@@ -127,6 +130,12 @@ class LoadedSession:
     messages: int = 0
     history: History | None = None
     walked: object = None  # the timeline's walk of ``entries`` (sessions/timeline.standing)
+    # The session's state as the last ``state`` line left it (writer.py, ``keep_state``): the
+    # extra roots and the tools tool_search loaded, as written; the file may have been edited,
+    # so whoever restores them checks each again (agent/saved_state.py).
+    saved_roots: list[str] = field(default_factory=list)
+    saved_tools: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # what resuming left out, to show the user
 
     @property
     def id(self) -> str:
@@ -365,7 +374,19 @@ def _apply(
         loaded.entries.append(CompactionEntry(upto, summary))
     elif kind == "meta":
         loaded.name = str(line.get("name", loaded.name))
+    elif kind == "state":
+        loaded.saved_roots = _strings(line.get("extra_roots"), MAX_SAVED_ROOTS)
+        loaded.saved_tools = _strings(line.get("tools_loaded"), MAX_SAVED_TOOLS)
     # other types: written by a newer version; skipped
+
+
+def _strings(value: object, most: int) -> list[str]:
+    """A ``state`` line's list as kept: strings only (nothing else of an edited file), each at
+    most MAX_STATE_TEXT characters, at most ``most`` of them."""
+    if not isinstance(value, list):
+        return []
+    kept = [item for item in value if isinstance(item, str) and 0 < len(item) <= MAX_STATE_TEXT]
+    return kept[:most]
 
 
 @dataclass

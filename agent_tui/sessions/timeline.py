@@ -22,6 +22,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agent_tui.events import TodoUpdated
 from agent_tui.sessions.loader import (
     Line,
     LoadedSession,
@@ -29,6 +30,7 @@ from agent_tui.sessions.loader import (
     RawEvent,
     RewindEntry,
 )
+from agent_tui.tools.todo import shift_counts
 
 NO_TURN = -1
 
@@ -75,6 +77,9 @@ class _Walk:
     current: int | None = None  # the turn running at this point of the file
     prompted: bool = False  # the current turn's prompt message was seen
     parsed: dict[int, dict[str, object]] = field(default_factory=dict)  # the kept event lines
+    # Each todo list sent: (messages in the conversation then, its line); a rewind drops those
+    # it cut off, as /rewind does live (tools/todo.py).
+    todos: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ class Standing:
 
     turns: list[TurnSpan]
     prompts: dict[int, str]
+    todos: list[tuple[int, int]] = field(default_factory=list)  # (messages then, line) per list
 
 
 def standing(loaded: LoadedSession) -> Standing:
@@ -117,12 +123,20 @@ def _stand(lines: Sequence[Line]) -> Standing:
     for index, (_, owner) in enumerate(walk.slots):
         if owner != NO_TURN:
             walk.turns[owner].prompt_index = index
-    return Standing([t for i, t in enumerate(walk.turns) if i not in walk.dropped], prompts)
+    turns = [t for i, t in enumerate(walk.turns) if i not in walk.dropped]
+    return Standing(turns, prompts, walk.todos)
 
 
 # The kinds of event that decide how the turns stand (the others are passed over).
 _WALKED = frozenset(
-    {"turn_started", "tool_call_started", "turn_finished", "command_handled", "checkpoint_restored"}
+    {
+        "turn_started",
+        "tool_call_started",
+        "turn_finished",
+        "command_handled",
+        "checkpoint_restored",
+        TodoUpdated.type,  # "plan"
+    }
 )
 
 
@@ -144,6 +158,8 @@ def _event(walk: _Walk, n: int, line: RawEvent) -> None:
         walk.current = None
     elif kind == "command_handled":
         walk.current = None  # a command between turns: its rewind is the user's
+    elif kind == TodoUpdated.type:
+        walk.todos.append((len(walk.slots), n))
     elif kind == "checkpoint_restored":
         named = walk.parsed.get(n, {}).get("turns")
         for index in named if isinstance(named, list) else ():
@@ -170,6 +186,7 @@ def _rewind(walk: _Walk, to: int) -> None:
             first = 0
         if first is not None:
             walk.dropped.update(range(first, len(walk.turns)))
+        walk.todos[:] = [(count, n) for count, n in walk.todos if count <= to]
     del walk.slots[to:]
 
 
@@ -178,7 +195,10 @@ def _compaction(walk: _Walk, upto: int) -> None:
     if not 0 < upto < len(walk.slots):
         return
     kept = walk.slots[upto:]
-    walk.slots[:] = kept if kept[0][0] == "user" else [("user", NO_TURN), *kept]
+    merged = kept[0][0] == "user"
+    walk.slots[:] = kept if merged else [("user", NO_TURN), *kept]
+    counts = shift_counts([count for count, _ in walk.todos], upto, merged)
+    walk.todos[:] = [(count, n) for count, (_, n) in zip(counts, walk.todos, strict=True)]
 
 
 def _parse_kept(lines: Sequence[Line]) -> dict[int, dict[str, object]]:

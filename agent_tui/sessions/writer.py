@@ -228,6 +228,7 @@ class SessionRecorder:
     def __init__(self, writer: SessionWriter, written: list[Message] | None = None) -> None:
         self.writer = writer
         self._written: list[Message] = list(written or [])
+        self._state: dict[str, list[str]] = {}  # the state last written (``keep_state``)
 
     @property
     def session_id(self) -> str:
@@ -252,6 +253,19 @@ class SessionRecorder:
         # turn (a local command's answer) does not make a session of its own.
         if line is not None and (self.writer.started or isinstance(event, ev.TurnStarted)):
             self.writer.write(line)
+
+    def keep_state(self, state: dict[str, list[str]]) -> None:
+        """Write the session's state (its extra roots, the tools tool_search loaded) as a
+        ``state`` line when it differs from the last one written; the last line wins on load.
+        Nothing before the file exists: the first turn's start writes it then."""
+        if state == self._state or not self.writer.started or self.writer.failed:
+            return
+        self.writer.write({"type": "state", **state})
+        self._state = state
+
+    def state_written(self, state: dict[str, list[str]]) -> None:
+        """The state the file already holds (a resumed session's): not written again."""
+        self._state = state
 
     def sync(self, conversation: Conversation) -> None:
         """Append what the conversation gained since the last call (a rewind first if needed)."""

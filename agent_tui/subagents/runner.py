@@ -130,5 +130,6 @@ def _child_agent(parent: Agent, spec: AgentSpec, model: ModelConfig, provider: P
     )
     child = Agent(deps)
     child.model, child.max_rounds, child.interactive = model, parent.max_rounds, False
+    child.sub_agent = True  # its messages are not the session's: the todo history is left alone
     child.budget, child.window_discovery = parent.budget, parent.window_discovery
     return child

@@ -15,29 +15,29 @@ from agent_tui.tools.base import BaseTool, Prepared, ToolContext, ToolResult
 from agent_tui.tools.fs_args import optional_int, require_str
 from agent_tui.tools.fs_walk import find_rg, folder_glob, glob_to_regex, rg_base_args, walk_files
 from agent_tui.tools.rg_watch import POLL_S, waiting_on_fifo
+from agent_tui.tools.search_roots import SearchScope, names_a_folder, scope_of
 
 DEFAULT_RESULTS = 100
 MAX_RESULTS = 1000
 _GLOB_CHARS = re.compile(r"[*?\[{]")
 
 
-def _pattern(input: Any, ctx: ToolContext) -> str:
+def _scope(input: Any, ctx: ToolContext) -> SearchScope:
+    """Where the search runs and its glob: the workspace, or the extra root an absolute glob
+    names (``search_roots.py``)."""
     pattern = require_str(input, "pattern").strip()
-    root = str(ctx.workspace.resolve())
-    if pattern.startswith(root + "/"):
-        pattern = pattern[len(root) + 1 :]  # an absolute path inside the workspace
-    pattern = pattern.removeprefix("./")
-    if pattern.startswith("/") or ".." in Path(pattern).parts:
-        raise ToolError(
-            f"`pattern` {pattern!r} points outside the workspace; give a glob relative to the "
-            "workspace root, e.g. **/*.py or src/**/test_*.py."
-        )
-    pattern = folder_glob(pattern, ctx.workspace.resolve())
+    root = ctx.workspace.resolve()
+    if names_a_folder(pattern):
+        scope = scope_of(pattern, ctx)
+        pattern = scope.glob or "**"
+    else:
+        scope = SearchScope(root, "", outside=False)
+        pattern = folder_glob(pattern.removeprefix("./"), root)
     try:
         glob_to_regex(pattern)
     except ValueError as exc:
         raise ToolError(f"Invalid glob {pattern!r}: {exc}.") from None
-    return pattern
+    return SearchScope(scope.root, pattern, scope.outside)
 
 
 def list_files(workspace: Path) -> list[str]:
@@ -82,18 +82,18 @@ class FileSearchTool(BaseTool):
     name = "file_search"
 
     def prepare(self, input: dict[str, Any], ctx: ToolContext) -> Prepared:
-        pattern = _pattern(input, ctx)
+        scope = _scope(input, ctx)
         optional_int(input, "max_results", maximum=MAX_RESULTS)
         return Prepared(
-            invocation_message=f"Searching for files matching `{pattern}`",
-            past_tense_message=f"Searched for files matching `{pattern}`",
-            paths=(ctx.workspace.resolve(),),
+            invocation_message=f"Searching for files matching `{scope.described()}`",
+            past_tense_message=f"Searched for files matching `{scope.described()}`",
+            paths=(scope.root,),
         )
 
     async def invoke(self, input: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        pattern = _pattern(input, ctx)
+        scope = _scope(input, ctx)
         limit = optional_int(input, "max_results", maximum=MAX_RESULTS) or DEFAULT_RESULTS
-        root = ctx.workspace.resolve()
+        pattern, root = scope.glob, scope.root
         matches = await asyncio.to_thread(search_files, root, pattern)
         note = ""
         if not matches and not _GLOB_CHARS.search(pattern):
@@ -103,17 +103,17 @@ class FileSearchTool(BaseTool):
             if matches:
                 note = f"No file is named exactly {pattern!r}; searched for `{loose}` instead.\n"
                 pattern = loose
+        shown = SearchScope(root, pattern, scope.outside).described()
         if not matches:
             return ToolResult(
-                f"No files match `{pattern}` (ignored files such as those in .gitignore are "
+                f"No files match `{shown}` (ignored files such as those in .gitignore are "
                 "skipped). Try a broader glob, e.g. **/*name*.",
                 data={"count": 0},
             )
-        shown = matches[:limit]
-        header = f"{len(matches)} file{'s' if len(matches) != 1 else ''} match `{pattern}`"
+        header = f"{len(matches)} file{'s' if len(matches) != 1 else ''} match `{shown}`"
         if len(matches) > limit:
             header += f"; showing the first {limit} (sorted). Narrow the pattern to see others"
         return ToolResult(
-            f"{note}{header}:\n" + "\n".join(shown),
+            f"{note}{header}:\n" + "\n".join(scope.shown(path) for path in matches[:limit]),
             data={"count": len(matches), "truncated": len(matches) > limit},
         )

@@ -6,6 +6,12 @@ manifest is read-only: it never asks, in any mode (plan mode's plan can become t
 list lives on the session state (``TODO_KEY``) and reaches the front ends as a ``TodoUpdated``
 event, which the session file keeps: a resumed session restores the last one
 (``agent/resume.py``).
+
+``/rewind`` rolls the list back with the conversation: each change is kept with the number of
+messages the conversation had when it was made (``HISTORY_KEY``), so rewinding to message ``to``
+leaves the last list sent while the conversation was no longer than that. A resumed session
+rebuilds the same history from its file (``sessions/timeline.py``: the changes of the turns
+that still stand).
 """
 
 from __future__ import annotations
@@ -18,6 +24,9 @@ from agent_tui.text_safety import one_line
 from agent_tui.tools.base import BaseTool, Prepared, SessionState, ToolContext, ToolResult
 
 TODO_KEY = "todo"  # session.extras key: the list as last sent, a tuple of events.TodoItem
+# session.extras key: each list sent with how many messages the conversation had then (History)
+HISTORY_KEY = "todo.history"
+History = tuple[tuple[int, tuple[ev.TodoItem, ...]], ...]
 NOTE_MARK = "<agent-tui-todo>"
 NOTE_ITEMS = 10  # open items the reminder names at most
 
@@ -28,12 +37,48 @@ def current(session: SessionState) -> tuple[ev.TodoItem, ...]:
     return items
 
 
-def restore_todo(session: SessionState, items: tuple[ev.TodoItem, ...]) -> None:
-    """Put back a list kept aside (a resumed session's, a cleared conversation's)."""
+def restore_todo(
+    session: SessionState, items: tuple[ev.TodoItem, ...], history: History = ()
+) -> None:
+    """Put back a list kept aside (a resumed session's, a cleared conversation's) and the
+    changes that led to it (what ``/rewind`` rolls back to)."""
     if items:
         session.extras[TODO_KEY] = items
     else:
         session.extras.pop(TODO_KEY, None)
+    session.extras[HISTORY_KEY] = history
+
+
+def changes(session: SessionState) -> History:
+    """The lists sent in this conversation, each with its message count then."""
+    kept: History = session.extras.get(HISTORY_KEY, ())
+    return kept
+
+
+def note_change(session: SessionState, messages: int, items: tuple[ev.TodoItem, ...]) -> None:
+    """The model sent ``items`` when the conversation had ``messages`` messages."""
+    session.extras[HISTORY_KEY] = (*changes(session), (messages, items))
+
+
+def rewind_todo(session: SessionState, to: int) -> None:
+    """The list as it stood when the conversation had ``to`` messages (``/rewind`` to ``to``)."""
+    kept = tuple(change for change in changes(session) if change[0] <= to)
+    restore_todo(session, kept[-1][1] if kept else (), kept)
+
+
+def shift_counts(counts: list[int], upto: int, merged: bool) -> list[int]:
+    """Message counts after a compaction replaced ``messages[:upto]`` by one summary (``merged``:
+    put in front of the first kept message, as ``Conversation.compact`` does for a user one).
+    A change made within the summarised part counts as made before every kept message."""
+    extra = 0 if merged else 1
+    return [count - upto + extra if count > upto else 0 for count in counts]
+
+
+def compacted(session: SessionState, upto: int, merged: bool) -> None:
+    """Keep the history's counts in step with a compaction of the conversation."""
+    kept = changes(session)
+    counts = shift_counts([count for count, _ in kept], upto, merged)
+    session.extras[HISTORY_KEY] = tuple(zip(counts, (items for _, items in kept), strict=True))
 
 
 def open_items(items: tuple[ev.TodoItem, ...]) -> list[ev.TodoItem]:

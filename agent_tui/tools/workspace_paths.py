@@ -31,7 +31,7 @@ class OutsideWorkspace(ToolError):
         self, path: str, target: Path, root: Path, extra_roots: tuple[Path, ...] = ()
     ) -> None:
         self.path, self.target, self.root = path, target, root
-        message = describe_outside(path, target, root)
+        message = describe_outside(path, target, root, extra_roots)
         if extra_roots:
             listed = ", ".join(str(r) for r in extra_roots)
             message = message.replace(
@@ -99,11 +99,12 @@ def require_inside(workspace: Path, path: str | Path, extra_roots: Iterable[Path
     return full
 
 
-def describe_outside(path: str, target: Path, root: Path) -> str:
-    """A sentence for a refused path; names the link's target when the path itself looked inside."""
+def describe_outside(path: str, target: Path, root: Path, extra_roots: Iterable[Path] = ()) -> str:
+    """A sentence for a refused path; names the link's target when the path itself looked inside
+    (the workspace or an extra root)."""
     candidate = Path(path).expanduser()
     lexical = Path(os.path.normpath(candidate if candidate.is_absolute() else root / candidate))
-    if is_inside(root, lexical):
+    if inside_any((root, *extra_roots), lexical):
         return (
             f"{path} is a symbolic link (or lies in a linked folder) that leads to {target}, "
             f"outside the workspace ({root}); only paths inside it can be used."

@@ -16,6 +16,8 @@ from agent_tui.tools.registry import ToolRegistry
 from agent_tui.toolsearch.offer import DEFERRED_KEY, LOADED_KEY, OfferSettings, plan_offer
 
 SKILLS_FOUND_KEY = "skills.found"  # session.extras: skills this turn's prompt listed (a count)
+# session.extras: the loaded tools a resumed session's file named, until drop_gone checks them
+RESTORED_KEY = "tool_search.restored"
 
 
 def unbacked(session: SessionState, config: Config) -> set[str]:
@@ -57,3 +59,25 @@ def load_named(session: SessionState, name: str) -> bool:
         return False
     session.extras.setdefault(LOADED_KEY, set()).add(name)
     return True
+
+
+def loaded_names(session: SessionState) -> list[str]:
+    """The tools ``tool_search`` loaded this session, sorted (what the session file keeps)."""
+    return sorted(session.extras.get(LOADED_KEY, ()))
+
+
+def restore_loaded(session: SessionState, names: Iterable[str]) -> None:
+    """Load again the tools a resumed session had loaded. Whether each still exists is known
+    only once the MCP servers have started: :func:`drop_gone` checks then."""
+    kept = set(names)
+    session.extras[LOADED_KEY] = kept
+    session.extras[RESTORED_KEY] = set(kept)
+
+
+def drop_gone(session: SessionState, tools: ToolRegistry) -> list[str]:
+    """The restored tools no tool answers to any more (an MCP server gone), dropped from the
+    loaded set; checked once after a resume, so they are noted once."""
+    restored: set[str] = session.extras.pop(RESTORED_KEY, set())
+    gone = sorted(name for name in restored if name not in tools)
+    session.extras.get(LOADED_KEY, set()).difference_update(gone)
+    return gone

@@ -59,6 +59,7 @@ async def draw(app: AgentApp, loaded: LoadedSession) -> None:
     title = one_line(loaded.label)[:100] or loaded.id
     count = plural(loaded.messages, "message")
     shown.append(Note(f"Resumed “{title}” ({count}); session {loaded.id}."))
+    shown.extend(Note(notice, "warning") for notice in loaded.notices)  # roots left out
     await transcript.add_all(shown)  # one mount: one styling and layout pass
     app.refresh_todo()  # the session's last todo list
     app.status.show_spending(app.front.spending())  # every run's, not the last turn's replay

@@ -120,6 +120,7 @@ class RewindFlow:
         if choice in ("conversation", "both"):
             to = index
             front.rewind(index)
+            app.refresh_todo()  # the todo list as it stood at that prompt
             await self._redraw(index)
             app.prompt_input.load_text(text)
             app.prompt_input.focus()

@@ -128,3 +128,27 @@ def test_protected_locations_cannot_be_added(env: Env, which: str) -> None:
     assert proc.returncode != 0
     assert "cannot be added" in proc.stderr
     assert env.fake.requests == []  # nothing started
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        {"name": "grep_search", "input": {"query": "library-text", "include_pattern": "LIB/*.txt"}},
+        {"name": "file_search", "input": {"pattern": "LIB/**/*.txt"}},
+        {"name": "list_dir", "input": {"path": "LIB"}},
+    ],
+    ids=["grep_search", "file_search", "list_dir"],
+)
+def test_the_searches_take_a_path_in_an_extra_root(env: Env, call: dict[str, Any]) -> None:
+    """The searches run unasked in the extra root and name its files by their full path (which
+    read_file opens); without --add-dir the same call is refused as outside the workspace."""
+    call = json.loads(json.dumps(call).replace("LIB", str(env.lib)))
+    proc, decided = env.run(call, "--add-dir", str(env.lib))
+    assert proc.returncode == 0, proc.stderr
+    assert (decided[0]["allowed"], decided[0]["step"]) == (True, "read_only")
+    answer = env.fake.requests[-1]["messages"][-1]["content"][0]["content"]
+    shown = "notes.txt" if call["name"] == "list_dir" else str(env.lib.resolve() / "notes.txt")
+    assert shown in answer and "is_error" not in env.fake.requests[-1]["messages"][-1]["content"][0]
+    _, decided = env.run(call)
+    assert not any(d["allowed"] for d in decided)
+    assert "outside the workspace" in env.reached_model()

@@ -242,3 +242,31 @@ def test_a_message_from_before_a_rewind_is_not_taken_for_a_lightened_one(tmp_pat
     conv.append_user(Message("user", [ToolResultBlock("c2", "second")]))
     recorder.sync(conv)
     assert _dicts(load(recorder.writer.path).conversation) == _dicts(conv)
+
+
+def test_the_state_is_written_when_it_changes_and_the_last_line_wins(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    conv = Conversation()
+    recorder.keep_state({"extra_roots": ["/a"]})  # before the file exists: nothing
+    assert not recorder.writer.path.exists()
+    recorder.record(ev.TurnStarted("hi"), conv)
+    recorder.keep_state({"extra_roots": ["/a"]})
+    recorder.keep_state({"extra_roots": ["/a"]})  # unchanged: not written again
+    recorder.keep_state({"extra_roots": ["/a", "/b"], "tools_loaded": ["mcp_x_y"]})
+    lines = [json.loads(x) for x in recorder.writer.path.read_text().splitlines()]
+    assert [line for line in lines if line["type"] == "state"] == [
+        {"type": "state", "extra_roots": ["/a"]},
+        {"type": "state", "extra_roots": ["/a", "/b"], "tools_loaded": ["mcp_x_y"]},
+    ]
+    loaded = load(recorder.writer.path)
+    assert (loaded.saved_roots, loaded.saved_tools) == (["/a", "/b"], ["mcp_x_y"])
+
+
+def test_an_edited_state_line_keeps_only_strings(tmp_path: Path) -> None:
+    recorder = _recorder(tmp_path)
+    recorder.record(ev.TurnStarted("hi"), Conversation())
+    with recorder.writer.path.open("a") as out:
+        roots = ["/ok", 3, None, "", "x" * 5000, ["/nested"]]
+        out.write(json.dumps({"type": "state", "extra_roots": roots, "tools_loaded": {}}) + "\n")
+    loaded = load(recorder.writer.path)
+    assert (loaded.saved_roots, loaded.saved_tools, loaded.skipped) == (["/ok"], [], 0)

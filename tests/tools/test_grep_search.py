@@ -160,7 +160,7 @@ async def test_stopping_rg_with_a_full_output_buffer_does_not_hang(
         ({"query": ""}, "empty"),
         ({"query": "a\nb"}, "single line"),
         ({"query": "a", "is_regexp": "maybe"}, "true or false"),
-        ({"query": "a", "include_pattern": "../*"}, "relative to the workspace"),
+        ({"query": "a", "include_pattern": "../*"}, "outside the workspace"),
         ({"query": "a", "include_pattern": "{a,b"}, "Invalid include_pattern"),
         ({"query": "a", "include_pattern": "!*.md"}, "not supported"),
         ({"query": "a", "max_results": 10_000}, "at most"),

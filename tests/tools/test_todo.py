@@ -10,7 +10,15 @@ from agent_tui import events as ev
 from agent_tui.errors import ToolError
 from agent_tui.tools.base import SessionState, ToolContext
 from agent_tui.tools.registry import builtin_registry
-from agent_tui.tools.todo import current, reminder
+from agent_tui.tools.todo import (
+    changes,
+    compacted,
+    current,
+    note_change,
+    reminder,
+    rewind_todo,
+    shift_counts,
+)
 
 
 def _context(tmp_path: Path, seen: list[ev.Event]) -> ToolContext:
@@ -67,3 +75,32 @@ def test_the_manifest_is_read_only_so_it_never_asks() -> None:
     manifest = builtin_registry().manifest("todo")
 
     assert manifest.kind == "read" and manifest.read_only
+
+
+def _list(name: str) -> tuple[ev.TodoItem, ...]:
+    return (ev.TodoItem(name, "in_progress"),)
+
+
+def test_rewind_leaves_the_list_sent_before_the_prompt_rewound_to() -> None:
+    session = SessionState()
+    note_change(session, 2, _list("first"))  # sent in the turn whose prompt is message 0
+    note_change(session, 6, _list("second"))  # in the turn whose prompt is message 4
+    note_change(session, 8, _list("third"))
+    rewind_todo(session, 4)  # back to the second turn's prompt
+    assert current(session) == _list("first")
+    assert [count for count, _ in changes(session)] == [2]
+    rewind_todo(session, 0)
+    assert current(session) == () and changes(session) == ()
+
+
+def test_a_compaction_moves_the_counts_with_the_messages() -> None:
+    # 10 messages; the summary replaces the first 6 and goes in front of message 6 (a user one).
+    assert shift_counts([2, 6, 7, 10], 6, merged=True) == [0, 0, 1, 4]
+    # an assistant message kept first: the summary is a message of its own
+    assert shift_counts([2, 7], 6, merged=False) == [0, 2]
+    session = SessionState()
+    note_change(session, 2, _list("old"))
+    note_change(session, 8, _list("new"))
+    compacted(session, 6, merged=True)
+    rewind_todo(session, 1)  # the prompt now at index 1 (was 7): before "new" was sent
+    assert current(session) == _list("old")
