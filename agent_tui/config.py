@@ -74,6 +74,8 @@ DEFAULTS: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class ModelConfig:
+    """The model to talk to: provider, name, endpoint, key variable and request settings."""
+
     provider: str
     name: str
     base_url: str
@@ -114,6 +116,8 @@ class ModelConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """The loaded configuration: the model, the merged config tree, and where it came from."""
+
     model: ModelConfig
     raw: dict[str, Any]  # the merged, validated tree (tools, mcp, participants, ui, models ...)
     workspace: Path

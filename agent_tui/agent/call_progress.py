@@ -31,6 +31,9 @@ _PATCH_FILE = re.compile(r"\*\*\* (?:Add|Update|Delete) File: ((?:[^\"\\]|\\[^n]
 
 @dataclass
 class _Call:
+    """A tool call still streaming its arguments: their size so far, their head, the path they
+    name."""
+
     call_id: str
     name: str
     size: int = 0

@@ -92,6 +92,8 @@ def max_results(config: Config | None) -> int:
 
 @dataclass(frozen=True)
 class SearchResult:
+    """One web search hit: title, URL and snippet."""
+
     title: str
     url: str
     snippet: str
