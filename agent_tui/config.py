@@ -20,7 +20,6 @@ import copy
 import dataclasses
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,6 +150,8 @@ class Config:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # here: with no .agentrc (-p hello's usual case) it is not needed (~2 ms)
+
     try:
         return tomllib.loads(read_text(path, MAX_TEXT_FILE_BYTES, errors="strict"))
     except tomllib.TOMLDecodeError as exc:

@@ -11,7 +11,6 @@ import json
 import logging
 import os
 import re
-import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,7 +43,8 @@ def workspace_key(workspace: Path) -> str:
 
 def new_session_id() -> str:
     """``20261124-065400-3fa2c1``: sorts by start time, unique enough for one user."""
-    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    # os.urandom as secrets.token_hex does (secrets brings random, hmac and hashlib to a start)
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
 
 
 def valid_id(session_id: str) -> bool:
