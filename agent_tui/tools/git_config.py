@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from agent_tui.lazy_regex import lazy_pattern
+
 # Every key that names a program, or a hooks folder (git's canonical names: section and variable
 # lower case, a subsection as written).
 PROGRAM_KEYS = (
@@ -40,7 +42,7 @@ PROGRAM_KEYS = (
 )
 # What the terminal's environment makes harmless: GIT_PAGER/GIT_EDITOR (terminal_process.py),
 # a pipe for output, and hardening_env's overrides.
-_NEUTRALISED = re.compile(r"^(core\.(pager|editor)|pager\..*)$")
+_NEUTRALISED = lazy_pattern(r"^(core\.(pager|editor)|pager\..*)$")
 _ENV_OVERRIDES = (("core.fsmonitor", "false"),)
 _FALSE = {"false", "no", "off", "0", ""}
 _BOOLEAN = _FALSE | {"true", "yes", "on", "1"}
@@ -207,7 +209,7 @@ def _aliased(verb: str, entries: list[ConfigEntry]) -> str:
 def _concerns(entry: ConfigEntry, verb: str, typed: str, env_hardened: bool) -> bool:
     """Whether ``entry`` would start a program for ``verb`` (``typed`` before aliases; "" = any)."""
     key, value = entry.key, entry.value.strip().lower()
-    if _NEUTRALISED.match(key):
+    if _NEUTRALISED().match(key):
         return False
     if env_hardened and any(key == k for k, _ in _ENV_OVERRIDES):
         return False
