@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "state_files",
             "paths",
             "text_safety",
+            "lazy_regex",
             "safe_read",
             "plural",
             "durations",
