@@ -107,7 +107,8 @@ def test_a_tool_round_imports_no_jsonschema_for_valid_input(
 # tempfile (+ random, ~3 ms) makes a command's temp files (state files use os.open); logging.handlers
 # (+ pickle, queue) was the log's rotation (logs.py has its own); tomllib (+ datetime, ~2 ms)
 # reads an .agentrc, none here; secrets (+ hmac) named sessions (os.urandom does); ctypes.util
-# finds a libc the interpreter lacks.
+# finds a libc the interpreter lacks; hashlib (OpenSSL's digests, ~2 ms) hashes files and counts:
+# the workspace's folder name takes SHA-256 from the interpreter's own module.
 DEFERRED = {"uuid", "platform", "html", "difflib", "bashlex"} | {
     "tempfile",
     "random",
@@ -119,6 +120,7 @@ DEFERRED = {"uuid", "platform", "html", "difflib", "bashlex"} | {
     "secrets",
     "hmac",
     "ctypes.util",
+    "hashlib",
 }
 
 
