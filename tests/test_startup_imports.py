@@ -108,7 +108,8 @@ def test_a_tool_round_imports_no_jsonschema_for_valid_input(
 # (+ pickle, queue) was the log's rotation (logs.py has its own); tomllib (+ datetime, ~2 ms)
 # reads an .agentrc, none here; secrets (+ hmac) named sessions (os.urandom does); ctypes.util
 # finds a libc the interpreter lacks; hashlib (OpenSSL's digests, ~2 ms) hashes files and counts:
-# the workspace's folder name takes SHA-256 from the interpreter's own module.
+# the workspace's folder name takes SHA-256 from the interpreter's own module; mimetypes names a
+# binary file; sessions.timeline (~2 ms) is for a resumed session only.
 DEFERRED = {"uuid", "platform", "html", "difflib", "bashlex"} | {
     "tempfile",
     "random",
@@ -121,6 +122,8 @@ DEFERRED = {"uuid", "platform", "html", "difflib", "bashlex"} | {
     "hmac",
     "ctypes.util",
     "hashlib",
+    "mimetypes",
+    "agent_tui.sessions.timeline",
 }
 
 

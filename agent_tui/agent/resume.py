@@ -19,7 +19,6 @@ from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, RawEvent, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import AmbiguousSession, SessionInfo, SessionStore, find_session
-from agent_tui.sessions.timeline import standing
 from agent_tui.sessions.writer import SessionRecorder, SessionWriter
 from agent_tui.text_safety import one_line
 
@@ -101,6 +100,8 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     _restore_todo(agent, loaded)
     files = agent.deps.checkpoints
     if files is not None:
+        from agent_tui.sessions.timeline import standing  # here: a new session needs none
+
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
         # rewound turn must not lend its text to the prompt now at its index (/rewind's list).
         files.prompts = standing(loaded).prompts
