@@ -44,6 +44,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "logs",
             "subreaper",
             "exit_gc",
+            "start_gc",
             "code_cache",
             "front_matter",
             "modes",
