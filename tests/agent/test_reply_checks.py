@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from agent_tui.agent.reply_checks import described_call
+from agent_tui.agent.instructions import ENVIRONMENT_HEADING
+from agent_tui.agent.reply_checks import described_call, is_context_echo, is_template_echo
 from agent_tui.providers.base import ToolSpec
 
 CREATE = ToolSpec("create_file", "", {"required": ["path", "content"]})
@@ -44,3 +45,24 @@ def test_the_whole_word_check_answers_as_the_regex_did() -> None:
         flat_has_arg = "a" in text.lower().replace("_", "").replace("-", "")
         regex = re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
         assert (described_call(text, [spec]) == name) == (regex and flat_has_arg), (text, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "echo"),
+    [
+        ("<tool_response>\nok\n</tool_response>", True),
+        ("  <|im_start|>assistant\n<tool_call>\n</tool_call>  ", True),
+        ("Hello there.", False),  # no "<": answered without compiling the pattern
+        ("<tool_response>ok</tool_response> and then the answer", False),
+        ("a < b", False),
+    ],
+)
+def test_a_reply_of_template_markup_alone_is_an_echo(text: str, echo: bool) -> None:
+    assert is_template_echo(text) is echo
+
+
+def test_a_reply_of_the_context_block_alone_is_an_echo() -> None:
+    block = f"<context>\n{ENVIRONMENT_HEADING.strip()}\nOS: Linux\n</context>"
+    assert is_context_echo(block) and is_context_echo(f"{block}\n<|im_end|>")
+    assert not is_context_echo(f"{block}\nThe answer is 4.")
+    assert not is_context_echo("The answer is 4.") and not is_context_echo("<b>4</b>")
