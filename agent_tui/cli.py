@@ -327,13 +327,17 @@ def _approval_command(args: argparse.Namespace, workspace: Path) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from agent_tui import start_gc
     from agent_tui.errors import AgentError
     from agent_tui.exit_gc import freeze_at_exit
 
     freeze_at_exit()
+    start_gc.pause()  # until the agent is built (_run), or a sub-command starts
     _keep_compiled_code()
 
     try:
+        if argv[:1] in (["mcp"], ["acp"], ["export"], ["sandbox"]):
+            start_gc.resume()  # a command of its own, which may run long: not a session's start
         if argv[:1] == ["mcp"]:
             return _mcp_command(argv[1:])
         if argv[:1] == ["acp"]:
@@ -350,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     except AgentError as exc:
         sys.stderr.write(f"agent-tui: {exc}\n")
         return exc.exit_code
+    finally:
+        start_gc.resume()  # an approvals command, an error: whatever ended before the build
 
 
 def _keep_compiled_code() -> None:
@@ -434,6 +440,9 @@ def _run(args: argparse.Namespace) -> int:
     config = load_config(workspace, cli=_cli_layer(args), trusted=trusted)
     config, banner = _demo_without_key(config, headless)
     agent = _build_agent(config, args)
+    from agent_tui import start_gc
+
+    start_gc.resume()  # started: the session's own objects are collected as usual
     if headless:
         from agent_tui.agent.resume import attach_headless
         from agent_tui.headless import HeadlessOptions, run_headless

@@ -23,12 +23,17 @@ IMAGE_TOKENS = 1600
 
 @dataclass(frozen=True)
 class TextBlock:
+    """Plain text in a message."""
+
     text: str
     type: Literal["text"] = "text"
 
 
 @dataclass(frozen=True)
 class ThinkingBlock:
+    """The model's reasoning in an assistant message, kept as the API sent it (signature,
+    redaction)."""
+
     text: str
     signature: str = ""
     redacted: str = ""  # the data of a redacted_thinking block (then text is empty)
@@ -58,6 +63,8 @@ class ImageBlock:
 
 @dataclass(frozen=True)
 class ToolUseBlock:
+    """A tool call in an assistant message: its id, the tool's name and the input."""
+
     id: str
     name: str
     input: dict[str, Any]
@@ -66,6 +73,8 @@ class ToolUseBlock:
 
 @dataclass(frozen=True)
 class ToolResultBlock:
+    """A tool's result in a user message, answering the call with the same id."""
+
     tool_use_id: str
     content: str
     is_error: bool = False

@@ -42,6 +42,8 @@ def to_jsonable(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Event:
+    """The base of the events the core emits; ``to_json`` gives the stream-json form."""
+
     type: ClassVar[str] = "event"
 
     def to_json(self) -> dict[str, Any]:
@@ -55,6 +57,8 @@ class Event:
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
+    """A turn began with this prompt (and the participant, command and references it used)."""
+
     type: ClassVar[str] = "turn_started"
     text: str
     participant: str = ""
@@ -64,12 +68,16 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class TextDelta(Event):
+    """A fragment of the assistant's answer as it streams."""
+
     type: ClassVar[str] = "text_delta"
     text: str
 
 
 @dataclass(frozen=True)
 class ThinkingDelta(Event):
+    """A fragment of the model's reasoning as it streams."""
+
     type: ClassVar[str] = "thinking_delta"
     text: str
 
@@ -129,6 +137,8 @@ class ToolCallStarted(Event):
 
 @dataclass(frozen=True)
 class ApprovalRequested(Event):
+    """A tool call needs the user's answer: the front resolves ``decision``."""
+
     type: ClassVar[str] = "approval_requested"
     call_id: str
     name: str
@@ -175,6 +185,8 @@ class ToolProgress(Event):
 
 @dataclass(frozen=True)
 class ToolCallFinished(Event):
+    """A tool call ended: its result, the past-tense line and how long it ran."""
+
     type: ClassVar[str] = "tool_call_finished"
     call_id: str
     name: str
@@ -235,6 +247,8 @@ class AnswerCited(Event):
 
 @dataclass(frozen=True)
 class UsageUpdated(Event):
+    """Tokens of a request and of the session so far, the cost and how full the context is."""
+
     type: ClassVar[str] = "usage"
     usage: Usage  # this request
     total: Usage  # the session so far
@@ -259,6 +273,8 @@ class Notice(Event):
 
 @dataclass(frozen=True)
 class ContextPruned(Event):
+    """Messages left out of or shrunk in a request so it fits the context window."""
+
     type: ClassVar[str] = "context_pruned"
     dropped: tuple[str, ...]
     shrunk: tuple[str, ...] = ()
@@ -339,6 +355,8 @@ class UserShellFinished(Event):
 
 @dataclass(frozen=True)
 class ErrorEvent(Event):
+    """The turn failed: the message, whether retrying may help, and the exit code for ``-p``."""
+
     type: ClassVar[str] = "error"
     message: str
     retryable: bool = False
@@ -348,6 +366,8 @@ class ErrorEvent(Event):
 
 @dataclass(frozen=True)
 class TurnFinished(Event):
+    """A turn ended: its final text, why it stopped, the rounds and the tokens used."""
+
     type: ClassVar[str] = "turn_finished"
     text: str  # the final assistant text of the turn
     stop_reason: str

@@ -41,6 +41,9 @@ from agent_tui.text_safety import escape_json, one_line, visible
 
 @dataclass
 class HeadlessOptions:
+    """The settings of a ``-p`` run: the output format, how approvals are answered, stdin and
+    images."""
+
     output_format: str = "text"  # text | json | stream-json
     on_approval: str | None = None  # ask | deny | fail; None = ask on a TTY, deny otherwise
     stdin_text: str | None = None
@@ -51,6 +54,8 @@ class HeadlessOptions:
 
 @dataclass
 class _Summary:
+    """What a ``-p`` run gathered from the events for its final output and exit code."""
+
     text: str = ""
     exit_code: int = 0
     errors: list[str] = field(default_factory=list)

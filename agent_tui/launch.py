@@ -12,6 +12,9 @@ from types import ModuleType
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from agent_tui import start_gc
+
+    start_gc.pause()  # no collections over what the start imports (cli.main resumes them)
     from agent_tui.early_screen import decide
 
     chosen = decide.here(argv)
@@ -30,5 +33,6 @@ def main(argv: list[str] | None = None) -> int:
             return 0  # Ctrl+C twice on the early screen: quit, as in the app
         raise
     finally:
+        start_gc.resume()  # already done unless the start failed
         if screen is not None:
             screen.close()  # the app never took the terminal (an error, an exit): give it back

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def state_dir() -> Path:
@@ -47,4 +49,19 @@ def workspace_dir_name(workspace: Path) -> str:
     of its real path, the key its grants and trust use, so a folder reached through a symlink or
     ``..`` has one history. (A path cannot be a folder name; surrogates keep odd bytes hashable.)"""
     real = os.path.realpath(workspace)
-    return hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    digest: str = _sha256()(real.encode("utf-8", "surrogateescape")).hexdigest()
+    return digest[:16]
+
+
+def _sha256() -> Callable[[bytes], Any]:
+    """SHA-256 from the interpreter's own module (``_sha2`` from 3.12, ``_sha256`` before) where
+    it has one: importing hashlib starts OpenSSL's digests, ~2 ms of every start for one small
+    hash. The same digest either way; hashlib when the build lacks the module."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return importlib.import_module(name).sha256  # type: ignore[no-any-return]
+        except ImportError:
+            continue
+    import hashlib
+
+    return hashlib.sha256

@@ -17,7 +17,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -106,9 +105,9 @@ def write_private(
         mode: another mode for the new file (a config file the user edits keeps its own).
     """
     private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = new_temp_file(path.parent, f".{path.name}.", ".tmp")
     try:
-        with os.fdopen(fd, "wb") as fh:  # mkstemp creates it 0600
+        with os.fdopen(fd, "wb") as fh:  # created 0600
             if mode != FILE_MODE:
                 os.fchmod(fh.fileno(), mode)
             fh.write(text.encode("utf-8") if isinstance(text, str) else text)
@@ -119,6 +118,24 @@ def write_private(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def new_temp_file(folder: Path, prefix: str, suffix: str = "") -> tuple[int, str]:
+    """A new file in ``folder`` with an unused random name, created 0600 and open for writing:
+    what ``tempfile.mkstemp`` gives, without importing tempfile, random and shutil on every start
+    (~5 ms of ``-p hello``).
+
+    Returns:
+        The descriptor (the caller closes it) and the file's path.
+    """
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):  # as mkstemp: another name when one is taken
+        name = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}")
+        try:
+            return os.open(name, flags, FILE_MODE), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(folder))
 
 
 def private_fd(path: Path, *, append: bool) -> int:
@@ -140,7 +157,7 @@ def unwritable(folder: Path) -> OSError | None:
     """Why the state dir cannot be written (its path as the error's filename), or None."""
     try:
         private_dir(folder)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-check-")
+        fd, probe = new_temp_file(folder, ".write-check-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:

@@ -25,7 +25,6 @@ import asyncio
 import atexit
 import contextlib
 import ctypes
-import ctypes.util
 import logging
 import os
 import signal
@@ -73,7 +72,9 @@ def _libc() -> ctypes.CDLL:
     own = ctypes.CDLL(None, use_errno=True)
     if hasattr(own, "prctl"):
         return own
-    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    from ctypes.util import find_library  # here: it imports tempfile and random (~3 ms a start)
+
+    return ctypes.CDLL(find_library("c") or "libc.so.6", use_errno=True)
 
 
 def is_subreaper() -> bool:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from agent_tui.lazy_regex import lazy_pattern
+
 # Unicode category Cf (format) as of Unicode 15.1, hard-coded because building it from unicodedata
 # means a pass over 1.1M code points at start-up; tests/test_text_safety.py checks it against the
 # running Python's unicodedata so a newer Unicode version cannot slip a character past.
@@ -42,8 +44,8 @@ _UNSAFE_KEEP = re.compile(f"\r\n|[{_CONTROLS}{_FORMAT}{_OTHER}]")
 _UNSAFE_ALL = re.compile(f"[\t\n{_CONTROLS}{_FORMAT}{_OTHER}]")
 # What json.dumps(ensure_ascii=False) leaves raw: it escapes C0 but not DEL, C1 or format characters.
 _JSON_RAW = re.compile(f"[\x7f-\x9f{_FORMAT}{_OTHER}]")
-_ENTITY = re.compile(r"&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});")
-_UNSAFE_DROP = re.compile(f"[\x00-\x1f{_CONTROLS}{_FORMAT_HIDDEN}{_OTHER}]")
+_ENTITY = lazy_pattern(r"&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});")
+_UNSAFE_DROP = lazy_pattern(f"[\x00-\x1f{_CONTROLS}{_FORMAT_HIDDEN}{_OTHER}]")
 
 
 def _picture(char: str) -> str:
@@ -105,7 +107,7 @@ def visible_markdown(text: str) -> str:
         decoded = html.unescape(entity)
         return entity if visible(decoded) == decoded else "&amp;" + entity[1:]
 
-    return _ENTITY.sub(literal, visible(text))
+    return _ENTITY().sub(literal, visible(text))
 
 
 def escape_json(encoded: str) -> str:
@@ -128,4 +130,4 @@ def drop_unsafe(text: str) -> str:
     controls, tab, newline and invisible format characters take no cells, so removing them keeps
     the layout already computed; the few format characters drawn as a glyph stay.
     """
-    return _UNSAFE_DROP.sub("", text)
+    return _UNSAFE_DROP().sub("", text)

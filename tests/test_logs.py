@@ -35,3 +35,55 @@ def test_log_lines_show_control_characters(fresh_logging: Path) -> None:
     assert "server said ␛]0;pwned␇ ␛[2Kgone \\x9b2J \\u202eevil␍over" in data
     for char in ("\x1b", "\x07", "\x9b", "\u202e", "\r"):
         assert char not in data
+
+
+def test_the_log_rotates_by_size_keeping_private_backups(tmp_path: Path) -> None:
+    """The app's own rotating handler (no logging.handlers on the start-up path) rotates as the
+    standard one: the file stays under the limit, ``.1`` is the newest backup, the oldest goes."""
+    import stat
+
+    from agent_tui.logs import PrivateRotatingLog
+
+    path = tmp_path / "logs" / LOG_NAME
+    path.parent.mkdir()
+    handler = PrivateRotatingLog(path, max_bytes=100, backups=2)
+    logger = logging.Logger("rotation-test")
+    logger.addHandler(handler)
+    for number in range(12):
+        logger.warning("record %02d %s", number, "x" * 30)  # 41 bytes a line: two to a file
+    handler.close()
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        LOG_NAME,
+        f"{LOG_NAME}.1",
+        f"{LOG_NAME}.2",
+    ]
+    kept = [(path.parent / f"{LOG_NAME}{suffix}").read_text() for suffix in (".2", ".1", "")]
+    lines = "".join(kept).splitlines()
+    assert [line[:9] for line in lines] == [f"record {n:02d}" for n in range(6, 12)]
+    assert all(len(text.encode()) < 100 for text in kept)
+    for file in path.parent.iterdir():
+        assert stat.S_IMODE(file.stat().st_mode) == 0o600
+
+
+def test_a_log_that_cannot_rotate_goes_quiet_with_one_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_tui import state_files
+
+    monkeypatch.setattr(state_files, "_failed_writes", set())  # said once a process: not yet
+    from agent_tui.logs import PrivateRotatingLog
+
+    path = tmp_path / "logs" / LOG_NAME
+    path.parent.mkdir()
+    handler = PrivateRotatingLog(path, max_bytes=50, backups=1)
+    logger = logging.Logger("rotation-test")
+    logger.addHandler(handler)
+    (path.parent / f"{LOG_NAME}.1").mkdir()  # the rename onto it fails: a folder is in the way
+    (path.parent / f"{LOG_NAME}.1" / "keep").write_text("")
+    state_files.take_notices()
+    logger.warning("%s", "y" * 60)
+    logger.warning("%s", "z" * 60)
+    handler.close()
+    assert handler.broken
+    notices = [n for n in state_files.take_notices() if "the log" in n]
+    assert len(notices) == 1 and "logging is off for this run" in notices[0]

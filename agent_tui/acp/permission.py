@@ -23,6 +23,9 @@ OptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always
 
 @dataclass(frozen=True)
 class Choice:
+    """One permission option offered to the ACP client: its id, label, kind and the grant it
+    stands for."""
+
     option_id: str
     name: str
     kind: OptionKind

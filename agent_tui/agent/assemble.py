@@ -99,6 +99,9 @@ class _Thought:
 
 @dataclass
 class RoundAssembler:
+    """Collects one round's provider events into its text, thinking, tool calls, usage and stop
+    reason."""
+
     text: list[str] = field(default_factory=list)
     # Thinking blocks in order. Each goes back to the API as it came (Anthropic verifies each
     # block's signature), so blocks are never merged: a signature closes one.

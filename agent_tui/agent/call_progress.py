@@ -9,13 +9,13 @@ per call, so a call in 11-byte fragments costs a handful of events a second, not
 from __future__ import annotations
 
 import json
-import re
 import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agent_tui import events as ev
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.providers import base as pv
 from agent_tui.tools.fs_util import human_size
 
@@ -24,13 +24,16 @@ HEAD_CHARS = 4096  # the path is looked for only in the arguments' first charact
 MAX_PATH_CHARS = 200
 
 # "path": "…" as a JSON string (escapes allowed), and apply_patch's first file header.
-_PATH = re.compile(r'"path"\s*:\s*"((?:[^"\\]|\\.){1,400})"')
-_TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
-_PATCH_FILE = re.compile(r"\*\*\* (?:Add|Update|Delete) File: ((?:[^\"\\]|\\[^n]){1,400})")
+_PATH = lazy_pattern(r'"path"\s*:\s*"((?:[^"\\]|\\.){1,400})"')
+_TOOL_NAME = lazy_pattern(r"[A-Za-z0-9_.:-]{1,128}")
+_PATCH_FILE = lazy_pattern(r"\*\*\* (?:Add|Update|Delete) File: ((?:[^\"\\]|\\[^n]){1,400})")
 
 
 @dataclass
 class _Call:
+    """A tool call still streaming its arguments: their size so far, their head, the path they
+    name."""
+
     call_id: str
     name: str
     size: int = 0
@@ -45,7 +48,7 @@ def path_in(head: str) -> str:
 
     A name with control or format characters (which could disguise it) is not shown at all.
     """
-    for pattern in (_PATH, _PATCH_FILE):
+    for pattern in (_PATH(), _PATCH_FILE()):
         match = pattern.search(head)
         if match is None:
             continue
@@ -60,7 +63,7 @@ def path_in(head: str) -> str:
 
 def shown_name(name: str) -> str:
     """A tool name as it may be printed: the model chose it, so anything unusual is escaped."""
-    if _TOOL_NAME.fullmatch(name):
+    if _TOOL_NAME().fullmatch(name):
         return name
     return json.dumps(name[:100])  # ASCII only: control, bidi and other tricks show as \uXXXX
 

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ContextPart:
+    """One line of the context report: a part of the request and the tokens it takes."""
+
     group: str  # "system" | "tools" | "messages"
     label: str
     tokens: int

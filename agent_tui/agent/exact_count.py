@@ -13,7 +13,6 @@ and request hash; an endpoint that failed once is not asked again in the session
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
@@ -73,6 +72,8 @@ class ExactCounter:
         from agent_tui.providers import token_count as tc
 
         payload: Any = tc.chat_text(body) if method == "llamacpp" else tc.anthropic_count_body(body)
+        import hashlib  # here: only a count needs it (~2 ms of every start at the top)
+
         digest = hashlib.sha256(
             json.dumps([model.name, payload], sort_keys=True).encode()
         ).hexdigest()

@@ -46,6 +46,8 @@ Emit = Callable[[ev.Event], None]
 
 @dataclass
 class _Approved:
+    """A tool call cleared to run: the tool, its manifest, its input and what it prepared."""
+
     call: RawCall
     tool: Tool
     manifest: Manifest

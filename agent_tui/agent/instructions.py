@@ -31,6 +31,8 @@ def user_instructions_path() -> Path:
 
 @dataclass(frozen=True)
 class InstructionsFile:
+    """An instructions file (AGENTS.md …) read for the system prompt, and whether it was cut."""
+
     path: str  # relative to the workspace, as the user wrote it ("AGENTS.md")
     text: str
     truncated: bool = False

@@ -85,6 +85,9 @@ __all__ = ["CANCELLED_RESULT", "CONTINUE_PROMPT", "DEFAULT_CONTEXT_WINDOW", "Age
 
 @dataclass
 class AgentDeps:
+    """What an Agent works with: config, provider, tools, approvals, session and the optional
+    services."""
+
     config: Config
     provider: Provider
     tools: ToolRegistry
@@ -107,6 +110,8 @@ class AgentDeps:
 
 @dataclass
 class _TurnState:
+    """What one turn has done so far: rounds, usage, the last text and why it stopped."""
+
     rounds: int = 0
     usage: Usage = field(default_factory=Usage)
     final_text: str = ""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui.conversation import ImageBlock
 from agent_tui.errors import ToolError, UsageError
 from agent_tui.images import ImageError, is_image_file, load_image
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.plural import plural
 from agent_tui.safe_read import check_regular, read_bytes
 from agent_tui.tools.base import SessionState, ToolContext
@@ -122,7 +123,7 @@ class Token:
 
 
 # After a URI template argument (``#mcp:srv/demo://text/{id}``), ``key=value`` words fill it in.
-_TEMPLATE_PARAMS = re.compile(r"(?:[ \t]+[A-Za-z_][\w.-]*=\S+)+")
+_TEMPLATE_PARAMS = lazy_pattern(r"(?:[ \t]+[A-Za-z_][\w.-]*=\S+)+")
 
 
 _PAIRS = {")": "(", "]": "[", "}": "{"}
@@ -163,7 +164,7 @@ def find_tokens(text: str) -> list[Token]:
         end = match.end()
         stripped = _strip_trailing(arg)
         end -= len(arg) - len(stripped)
-        if "{" in stripped and (params := _TEMPLATE_PARAMS.match(text, end)):
+        if "{" in stripped and (params := _TEMPLATE_PARAMS().match(text, end)):
             stripped, end = stripped + params.group(0), params.end()
         tokens.append(Token(match.group(1), stripped, match.start(), end))
     return tokens
@@ -171,9 +172,9 @@ def find_tokens(text: str) -> list[Token]:
 
 # --- #file -------------------------------------------------------------------------------------
 
-_RANGE = re.compile(r"^(?P<path>.+?)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
+_RANGE = lazy_pattern(r"^(?P<path>.+?)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
 # What may follow a quoted path: a line range, then a sentence's full stop.
-_QUOTED_TAIL = re.compile(r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?\.*")
+_QUOTED_TAIL = lazy_pattern(r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?\.*")
 _USAGE = '#file:src/app.py, #file:src/app.py:10-40 or, with spaces, #file:"my notes.txt":10-40'
 
 
@@ -194,7 +195,7 @@ def parse_file_arg(arg: str) -> tuple[str, int | None, int | None]:
                 'and any line range after them: #file:"docs/my notes.txt" or '
                 '#file:"docs/my notes.txt":10-40'
             )
-        tail = _QUOTED_TAIL.fullmatch(arg, close + 1)
+        tail = _QUOTED_TAIL().fullmatch(arg, close + 1)
         if close == 1:
             raise UsageError(f"#file needs a path: {_USAGE}")
         if tail is None:
@@ -203,7 +204,7 @@ def parse_file_arg(arg: str) -> tuple[str, int | None, int | None]:
     else:
         if re.search(r":\d+(-\d+)?\.+$", arg):  # "see #file:app.py:3-9." ends a sentence
             arg = arg.rstrip(".")
-        match = _RANGE.match(arg)
+        match = _RANGE().match(arg)
         if not arg or match is None:
             raise UsageError(f"#file needs a path: {_USAGE}")
         path, first, last = match["path"], match["start"], match["end"]

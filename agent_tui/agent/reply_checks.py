@@ -31,12 +31,13 @@ from agent_tui.agent.assemble import RawCall
 from agent_tui.agent.instructions import ENVIRONMENT_HEADING, TURN_HEADING
 from agent_tui.agent.text_calls import TEXT_ORIGIN
 from agent_tui.errors import UnusableReply
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.providers.base import ToolSpec
 from agent_tui.providers.text_tool_calls import OPEN_TAG, looks_like_call
 
 # A chat template's tool markup and special tokens (ChatML/Qwen, Hermes, Llama 3), with what a
 # tag encloses: an echo of a tool result is markup however much text it carries.
-_MARKUP = re.compile(
+_MARKUP = lazy_pattern(
     r"<tool_response>.*?(?:</tool_response>|\Z)|</?tool_response>"
     r"|<tool_call>.*?(?:</tool_call>|\Z)|</tool_call>"
     r"|<\|[A-Za-z0-9_]{1,32}\|>(?:[ \t]*(?:system|user|assistant|tool|ipython)\b)?",
@@ -44,7 +45,7 @@ _MARKUP = re.compile(
 )
 # Our own context block (stable_prefix.py), copied back: it opens with one of its two headings.
 _HEADINGS = "|".join(re.escape(h.strip()) for h in (ENVIRONMENT_HEADING, TURN_HEADING))
-_CONTEXT = re.compile(rf"<context>\s*(?:{_HEADINGS})\n.*?(?:</context>|\Z)", re.DOTALL)
+_CONTEXT = lazy_pattern(rf"<context>\s*(?:{_HEADINGS})\n.*?(?:</context>|\Z)", re.DOTALL)
 CONTEXT_NUDGE = (
     "Your last reply only repeated the <context> block you were given; it is not a tool call "
     "and not an answer. Do what the user's request asks: reply with one tool call, or with "
@@ -61,19 +62,40 @@ MAX_DESCRIPTION_CHARS = 20_000  # a longer reply is an answer: not searched for 
 
 def is_template_echo(text: str) -> bool:
     """Whether ``text`` is only chat-template markup (and whitespace)."""
-    return _MARKUP.search(text) is not None and not _MARKUP.sub("", text).strip()
+    if "<" not in text:  # all markup starts with it: most replies need no regex (nor its compile)
+        return False
+    return _MARKUP().search(text) is not None and not _MARKUP().sub("", text).strip()
 
 
 def is_context_echo(text: str) -> bool:
     """Whether ``text`` is only our context block(s), with or without template markup."""
-    if _CONTEXT.search(text) is None:
+    if "<context>" not in text or _CONTEXT().search(text) is None:
         return False
-    return not _MARKUP.sub("", _CONTEXT.sub("", text)).strip()
+    return not _MARKUP().sub("", _CONTEXT().sub("", text)).strip()
 
 
 def _words(text: str) -> str:
     """``text`` lowercased with ``_`` and ``-`` dropped, so ``file_path`` matches ``filePath``."""
     return re.sub(r"[_-]", "", text.lower())
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` as a whole word: no word character (``\\w``: a letter
+    or digit of any script, or ``_``) just before or after it. Without a regex: one compiled for
+    each offered tool took ~1 ms of a turn's first reply."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not _is_word(before) and not _is_word(after):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what ``\w`` matches in a str pattern
 
 
 def described_call(text: str, specs: Sequence[ToolSpec]) -> str | None:
@@ -89,7 +111,7 @@ def described_call(text: str, specs: Sequence[ToolSpec]) -> str | None:
         required = spec.input_schema.get("required")
         if not isinstance(required, list) or not required:
             continue
-        if re.search(rf"(?<![\w]){re.escape(spec.name)}(?![\w])", text) is None:
+        if not _names(text, spec.name):
             continue
         if all(isinstance(arg, str) and _words(arg) in flat for arg in required):
             return spec.name

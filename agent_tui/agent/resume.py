@@ -21,7 +21,6 @@ from agent_tui.errors import UsageError
 from agent_tui.sessions.loader import LoadedSession, load
 from agent_tui.sessions.retention import DEFAULT_KEEP, prune_sessions
 from agent_tui.sessions.store import AmbiguousSession, SessionInfo, SessionStore, find_session
-from agent_tui.sessions.timeline import standing
 from agent_tui.sessions.writer import SessionRecorder, SessionWriter
 from agent_tui.text_safety import one_line
 
@@ -106,6 +105,8 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     restore_state(agent, loaded)  # its extra roots and loaded tools, each checked again
     files = agent.deps.checkpoints
     if files is not None:
+        from agent_tui.sessions.timeline import standing  # here: a new session needs none
+
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
         # rewound turn must not lend its text to the prompt now at its index (/rewind's list).
         files.prompts = standing(loaded).prompts

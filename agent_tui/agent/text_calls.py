@@ -32,6 +32,8 @@ def new_gate(model: ModelConfig, offered: list[str]) -> TextCallGate:
 
 @dataclass
 class TextCallOutcome:
+    """The tool calls found written in a reply's text, and the notices to show about them."""
+
     calls: list[RawCall] = field(default_factory=list)
     notices: list[ev.Notice] = field(default_factory=list)
 

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from agent_tui.approvals.protected import PROTECTED_NOTE
 from agent_tui.approvals.shell import ParsedCommand, SubCommand
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.tools.git_config import git_concerns, git_verb
 
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
+_ASSIGNMENT = lazy_pattern(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
 # `git config` forms that only read.
 _CONFIG_READS = {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
                  "--get-color", "--get-colorbool", "get", "list"}  # fmt: skip
@@ -55,7 +56,7 @@ def git_problem(parsed: ParsedCommand, cwd: Path) -> str | None:
             return f"`{sub.text}` writes git config, which may name programs ({PROTECTED_NOTE})"
         env = {
             m.group(1): m.group(2)
-            for m in (_ASSIGNMENT.match(w) for w in sub.words[: sub.start])
+            for m in (_ASSIGNMENT().match(w) for w in sub.words[: sub.start])
             if m is not None
         }
         for folder in reversed(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +109,7 @@ class GrantStore:
         if scope is Scope.ONCE:
             raise ValueError("a once-only approval is not remembered")
         import uuid  # ~1.5 ms with platform: only when an approval is remembered
+        from datetime import UTC, datetime  # ~1 ms
 
         grant = ApprovalGrant(
             id=uuid.uuid4().hex[:8],

@@ -103,6 +103,8 @@ class _Call:
 
 @dataclass(frozen=True)
 class _Rule:
+    """An allow or deny rule from config: its pattern, its matcher and the file that set it."""
+
     pattern: str
     allow: bool
     matches: Matcher

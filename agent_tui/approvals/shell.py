@@ -41,6 +41,7 @@ from typing import Any
 from agent_tui.approvals.bashlex_fast import import_bashlex
 from agent_tui.approvals.option_effects import OptionEffect, option_effects, written_arguments
 from agent_tui.approvals.shell_words import Unparseable, mask_substitutions, restore, unquote
+from agent_tui.lazy_regex import lazy_pattern
 
 # Shells whose ``-c SCRIPT`` we parse and unwrap.
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"})
@@ -54,7 +55,7 @@ _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 _MAX_DEPTH = 10
 # A `[` whose subscript holds an expansion; bash evaluates it again as arithmetic (see above).
-_SUBSCRIPT_EXPANSION = re.compile(r"\[[^\]]*[$`]")
+_SUBSCRIPT_EXPANSION = lazy_pattern(r"\[[^\]]*[$`]")
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ class _Walker:
         raw = tuple(source.text(w) for w in words)
         plain = tuple(unquote(r) or r for r in raw)
         for word in (*raw, *plain):
-            if _SUBSCRIPT_EXPANSION.search(word) or "@P}" in word:
+            if _SUBSCRIPT_EXPANSION().search(word) or "@P}" in word:
                 raise Unparseable
         self._emit(raw, plain, depth)
 

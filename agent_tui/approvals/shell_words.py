@@ -8,10 +8,10 @@ unquote words ourselves (``unquote``). Anything odd raises ``Unparseable``: the 
 
 from __future__ import annotations
 
-import re
+from agent_tui.lazy_regex import lazy_pattern
 
 TOKEN_PREFIX = "__agent_tui_sub_"
-_WORD_START = re.compile(r"(?:^|(?<=[\s;&|()<>]))#")
+_WORD_START = lazy_pattern(r"(?:^|(?<=[\s;&|()<>]))#")
 
 
 class Unparseable(Exception):
@@ -84,7 +84,7 @@ def mask_substitutions(line: str) -> tuple[str, dict[str, tuple[str, str]]]:
             i += 2
         elif ch == "'" and not in_double:
             i = _closing_single(line, i + 1) + 1
-        elif ch == "#" and not in_double and _WORD_START.match(line, i):
+        elif ch == "#" and not in_double and _WORD_START().match(line, i):
             end = line.find("\n", i)
             i = n if end < 0 else end
         elif ch == '"':

@@ -16,6 +16,7 @@ from agent_tui.approvals.option_effects import OptionEffect, option_effects
 from agent_tui.approvals.rules import names_word, url_origin
 from agent_tui.approvals.shell import ParsedCommand, SubCommand
 from agent_tui.approvals.types import NETWORK_GRANT, OUTSIDE_GRANT
+from agent_tui.lazy_regex import lazy_pattern
 
 # Tools whose second word is a subcommand worth keeping in the prefix (`git status`, not `git`).
 _SUBCOMMAND_TOOLS = frozenset(
@@ -31,7 +32,7 @@ _EXACT_ONLY = frozenset(
      "truncate", "find", "xargs", "env", "bash", "sh", "zsh", "python", "python3", "node", "perl",
      "ruby", "tee", "ln", "crontab"}
 )  # fmt: skip
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9:._-]*")
+_WORD = lazy_pattern(r"[A-Za-z0-9][A-Za-z0-9:._-]*")
 
 
 def suggest_for(
@@ -78,12 +79,12 @@ def _prefix(text: str, words: tuple[str, ...]) -> str:
     if not words or "=" in words[0] or words[0] in _EXACT_ONLY:
         return exact_pattern(text)
     if words[0] in _SUBCOMMAND_TOOLS and len(words) > 1:
-        if _WORD.fullmatch(words[1]):
+        if _WORD().fullmatch(words[1]):
             return f"{words[0]} {words[1]}"
         # `git -c core.pager=… log`: options before the subcommand can change what runs, so a
         # bare `git` prefix would allow far more than this call.
         return exact_pattern(text)
-    if not _WORD.fullmatch(words[0].lstrip("./")):
+    if not _WORD().fullmatch(words[0].lstrip("./")):
         return exact_pattern(text)
     return words[0]
 

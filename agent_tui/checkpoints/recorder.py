@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import secrets
 import stat
 import threading
 import time
@@ -77,7 +76,7 @@ class Limits:
 
 
 def new_run_id() -> str:
-    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()  # as secrets.token_hex(3)
 
 
 class Checkpoints:

@@ -33,6 +33,8 @@ class FileAction:
 
 @dataclass
 class UndoPlan:
+    """What undoing turns would do: the file actions, and the files that cannot be restored."""
+
     records: list[TurnRecord]  # newest first
     actions: list[FileAction] = field(default_factory=list)
     cannot: list[str] = field(default_factory=list)  # "big.bin: larger than the 10 MB limit"
@@ -44,6 +46,8 @@ class UndoPlan:
 
 @dataclass
 class UndoReport:
+    """What an undo did: files restored, deleted, skipped or failed, and commands it cannot undo."""
+
     restored: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # conflicts left as they are

@@ -103,6 +103,8 @@ Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]
 
 @dataclass(frozen=True)
 class SlashCommand:
+    """A slash command: its name, help text, handler and where it comes from."""
+
     name: str  # without the slash: "help", "reset-confirmations", "mcp.everything.echo"
     description: str
     handler: Handler

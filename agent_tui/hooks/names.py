@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from agent_tui.lazy_regex import lazy_pattern
+
 # Ours -> Claude Code's. apply_patch edits files like Edit does (Claude Code has no patch tool).
 CLAUDE_NAMES: dict[str, str] = {
     "run_in_terminal": "Bash",
@@ -21,7 +23,7 @@ CLAUDE_NAMES: dict[str, str] = {
     "file_search": "Glob",
     "fetch_webpage": "WebFetch",
 }
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
+_PATCH_FILE = lazy_pattern(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 
 
 def claude_name(tool: str) -> str:
@@ -64,7 +66,7 @@ def claude_input(tool: str, value: dict[str, Any], workspace: Path) -> dict[str,
             out["prompt"] = out.pop("query")
     elif tool == "apply_patch":
         patch = out.get("input")
-        found = _PATCH_FILE.findall(patch) if isinstance(patch, str) else []
+        found = _PATCH_FILE().findall(patch) if isinstance(patch, str) else []
         if found:  # a formatter hook formats the file the patch touched (the first one)
             out["file_path"] = str(workspace / found[0].strip())
     return out

@@ -27,6 +27,8 @@ REFERENCES = re.compile(r"^(\$\{[^}]*\})+$")  # only variables, like ${env:TOKEN
 
 @dataclass(frozen=True)
 class Definition:
+    """One file's definition of a server: the file, the entry and whether it is the workspace's."""
+
     path: Path
     entry: dict[str, Any]
     from_workspace: bool

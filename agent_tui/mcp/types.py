@@ -71,6 +71,8 @@ def render_parts(parts: list[Part] | tuple[Part, ...]) -> str:
 
 @dataclass(frozen=True)
 class ToolInfo:
+    """A tool an MCP server lists: name, description, input schema and hints."""
+
     name: str
     description: str
     input_schema: dict[str, Any]
@@ -81,6 +83,8 @@ class ToolInfo:
 
 @dataclass(frozen=True)
 class CallOutcome:
+    """What an MCP tool call returned: its content parts, structured content and how it ended."""
+
     parts: tuple[Part, ...]
     structured: Any = None
     is_error: bool = False
@@ -94,6 +98,8 @@ ProgressHook = Callable[[float, float | None, str], None]
 
 @dataclass(frozen=True)
 class PromptInfo:
+    """A prompt an MCP server lists, with the arguments it takes."""
+
     name: str
     description: str = ""
     title: str = ""
@@ -102,18 +108,24 @@ class PromptInfo:
 
 @dataclass(frozen=True)
 class PromptMessage:
+    """One message of an MCP prompt's result."""
+
     role: Literal["user", "assistant"]
     parts: tuple[Part, ...]
 
 
 @dataclass(frozen=True)
 class PromptResult:
+    """An MCP prompt filled in with its arguments: the messages it gives."""
+
     description: str
     messages: tuple[PromptMessage, ...]
 
 
 @dataclass(frozen=True)
 class ResourceInfo:
+    """A resource an MCP server lists: its URI, name and type."""
+
     uri: str
     name: str
     description: str = ""
@@ -123,6 +135,8 @@ class ResourceInfo:
 
 @dataclass(frozen=True)
 class TemplateInfo:
+    """A resource template an MCP server lists (a URI with placeholders)."""
+
     uri_template: str
     name: str
     description: str = ""
@@ -168,6 +182,8 @@ class SamplingRequest:
 
 @dataclass(frozen=True)
 class SamplingAnswer:
+    """The model's answer to an MCP server's sampling request, and the model that gave it."""
+
     text: str
     model: str
 

@@ -26,6 +26,8 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class ProviderRequest:
+    """One request to the model: the system prompt, the messages, the tools and the settings."""
+
     model: str
     system: str
     messages: list[Message]
@@ -40,6 +42,8 @@ class ProviderRequest:
 
 @dataclass(frozen=True)
 class TextDelta:
+    """A fragment of the answer's text."""
+
     text: str
 
 
@@ -57,6 +61,8 @@ class ThinkingDelta:
 
 @dataclass(frozen=True)
 class ToolCallStart:
+    """A tool call begins: its index in the reply, its id and the tool's name."""
+
     index: int
     id: str
     name: str
@@ -64,17 +70,23 @@ class ToolCallStart:
 
 @dataclass(frozen=True)
 class ToolCallDelta:
+    """A fragment of the arguments of the tool call at ``index``."""
+
     index: int
     arguments: str  # a fragment of the JSON arguments
 
 
 @dataclass(frozen=True)
 class ToolCallEnd:
+    """The tool call at ``index`` has all its arguments."""
+
     index: int
 
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens one request used, as the server counted them."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     cache_read_tokens: int = 0
@@ -84,6 +96,8 @@ class Usage:
 
 @dataclass(frozen=True)
 class Stop:
+    """Why the reply ended (normalised to the Anthropic names)."""
+
     reason: str  # "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | other
 
 
@@ -97,6 +111,8 @@ class ServerBlock:
 
 @dataclass(frozen=True)
 class WebSource:
+    """A page a web search found."""
+
     title: str
     url: str
 

@@ -19,11 +19,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from agent_tui.lazy_regex import lazy_pattern
+
 # The three JSON words and the Python ones they mean; each pair is the same length, so the
 # text can be rewritten in place at the positions the tokenizer reports.
 _JSON_WORDS = {"true": "True", "false": "False", "null": "None"}
-_LEADING_FENCE = re.compile(r"\A\s*```[ \t]*(?:json|tool_call|tool_code)?[ \t]*\r?\n", re.I)
-_TRAILING_FENCE = re.compile(r"\r?\n?[ \t]*```\s*\Z")
+_LEADING_FENCE = lazy_pattern(r"\A\s*```[ \t]*(?:json|tool_call|tool_code)?[ \t]*\r?\n", re.I)
+_TRAILING_FENCE = lazy_pattern(r"\r?\n?[ \t]*```\s*\Z")
 STRAY_FENCE = "a stray ``` fence was removed"
 MAX_DEPTH = 100  # nesting deeper than this is not a call's arguments
 
@@ -79,7 +81,7 @@ def _repaired(text: str) -> Lenient | None:
 
 def _without_fences(text: str) -> str:
     """``text`` without a Markdown fence opening it or closing it."""
-    return _TRAILING_FENCE.sub("", _LEADING_FENCE.sub("", text, count=1), count=1)
+    return _TRAILING_FENCE().sub("", _LEADING_FENCE().sub("", text, count=1), count=1)
 
 
 def python_literal(text: str) -> tuple[Any] | None:

@@ -36,6 +36,8 @@ _STOP_REASONS = {
 
 @dataclass
 class _Call:
+    """A streamed tool call: its number in the reply, its id, and whether arguments came."""
+
     number: int
     id: str
     has_args: bool = False

@@ -19,10 +19,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_ANTHROPIC = re.compile(r"prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)", re.IGNORECASE)
-_MAXIMUM = re.compile(r"maximum context length is\s*(\d+)", re.IGNORECASE)
-_N_CTX = re.compile(r"n_ctx\D{0,5}(\d+)", re.IGNORECASE)
-_N_PROMPT = re.compile(r"n_prompt_tokens\D{0,5}(\d+)", re.IGNORECASE)
+from agent_tui.lazy_regex import lazy_pattern
+
+_ANTHROPIC = lazy_pattern(r"prompt is too long:\s*(\d+)\s*tokens?\s*>\s*(\d+)", re.IGNORECASE)
+_MAXIMUM = lazy_pattern(r"maximum context length is\s*(\d+)", re.IGNORECASE)
+_N_CTX = lazy_pattern(r"n_ctx\D{0,5}(\d+)", re.IGNORECASE)
+_N_PROMPT = lazy_pattern(r"n_prompt_tokens\D{0,5}(\d+)", re.IGNORECASE)
 _PHRASES = (
     "context_length_exceeded",
     "context length",
@@ -87,16 +89,16 @@ def parse_overflow(status: int, body: Any, message: str) -> Overflow | None:
     text = message.lower()
     if not any(phrase in f"{code} {text}" for phrase in _PHRASES):
         return None
-    if match := _ANTHROPIC.search(message):
+    if match := _ANTHROPIC().search(message):
         return Overflow(int(match.group(2)), int(match.group(1)))
     n_ctx = _int(error.get("n_ctx"))
     n_prompt = _int(error.get("n_prompt_tokens"))
-    if n_ctx is None and (match := _N_CTX.search(message)):
+    if n_ctx is None and (match := _N_CTX().search(message)):
         n_ctx = int(match.group(1))
-    if n_prompt is None and (match := _N_PROMPT.search(message)):
+    if n_prompt is None and (match := _N_PROMPT().search(message)):
         n_prompt = int(match.group(1))
     if n_ctx is not None or n_prompt is not None:
         return Overflow(n_ctx, n_prompt)
-    if match := _MAXIMUM.search(message):
+    if match := _MAXIMUM().search(message):
         return Overflow(int(match.group(1)), _prompt_tokens(message))
     return Overflow(None, None)

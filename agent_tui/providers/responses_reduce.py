@@ -36,6 +36,9 @@ _FINAL_CODES = {"context_length_exceeded", "insufficient_quota", "invalid_prompt
 
 @dataclass
 class _Call:
+    """A streamed function call: its number in the reply, whether arguments came, whether it
+    ended."""
+
     number: int
     has_args: bool = False
     ended: bool = False

@@ -8,7 +8,6 @@ any of the response arrived. The wait is exponential with jitter, unless the ser
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -80,4 +79,6 @@ class RetryPolicy:
             return min(retry_after, self.retry_after_cap)
         backoff: float = min(self.max_delay, self.base_delay * 2.0**attempt)
         # Jitter spreads clients that failed together so they do not retry together.
+        import random  # here: only a retry needs it (~1 ms of every start at the top)
+
         return backoff * (1 - 0.25 * random.random())

@@ -52,6 +52,8 @@ BREAK_FAULTS = ("cut", "stream_error")  # faults that end a turn half-way throug
 
 @dataclass(frozen=True)
 class ScriptToolCall:
+    """A tool call a scripted turn makes (input as a dict, or raw text to test bad JSON)."""
+
     id: str
     name: str
     input: dict[str, Any] | str = field(default_factory=dict)
@@ -64,6 +66,8 @@ class ScriptToolCall:
 
 @dataclass(frozen=True)
 class ScriptTurn:
+    """One scripted assistant turn: text, thinking, tool calls, usage and an injected fault."""
+
     text: str = ""
     thinking: str = ""
     signature: str = ""

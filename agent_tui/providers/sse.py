@@ -15,6 +15,8 @@ from typing import Protocol
 
 @dataclass(frozen=True)
 class SSEEvent:
+    """One server-sent event: its type, its data and the optional id and retry fields."""
+
     event: str | None
     data: str
     id: str | None = None

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.providers.call_repair import STRAY_FENCE, loads_lenient
 
 # Hosts whose models send structured calls: their text is never read as a call under "auto".
@@ -27,12 +28,12 @@ FENCE_LANGS = ("", "json", "tool_call", "tool_code")  # the info strings of a fe
 OPEN_TAG, CLOSE_TAG = "<tool_call>", "</tool_call>"
 MAX_CALLS = 16  # more calls than this in one reply is not a reply we act on
 _CALL_KEYS = {"name", "arguments", "parameters", "id", "type"}
-_FENCE = re.compile(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
-_FENCE_OPEN = re.compile(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n")
-_FENCE_CLOSE = re.compile(r"\s*```")
-_NAME = re.compile(r"""["']name["']\s*:\s*["']([^"'\\]{1,64})["']""")
+_FENCE = lazy_pattern(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n(.*?)```", re.DOTALL)
+_FENCE_OPEN = lazy_pattern(r"```[ \t]*([A-Za-z_]*)[ \t]*\r?\n")
+_FENCE_CLOSE = lazy_pattern(r"\s*```")
+_NAME = lazy_pattern(r"""["']name["']\s*:\s*["']([^"'\\]{1,64})["']""")
 _NAME_KEY = re.compile(r"""["']name["']""")
-_ARGUMENTS_KEY = re.compile(r"""["'](?:arguments|parameters)["']""")
+_ARGUMENTS_KEY = lazy_pattern(r"""["'](?:arguments|parameters)["']""")
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ UNCLOSED_FENCE = "an unclosed ``` fence was read to the end"
 TEMPLATE_MARKUP = "the chat template's markup around it was removed"
 # A chat template's own tokens that a model sometimes writes around its call (ChatML: Qwen).
 TEMPLATE_TOKENS = ("<|im_start|>assistant", "<|im_end|>", "<|endoftext|>")
-_TEMPLATE_TOKEN = re.compile("|".join(re.escape(token) for token in TEMPLATE_TOKENS))
+_TEMPLATE_TOKEN = lazy_pattern("|".join(re.escape(token) for token in TEMPLATE_TOKENS))
 
 
 def _segments(text: str) -> list[Segment] | None:
@@ -110,7 +111,7 @@ def _segment_at(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[Segment
         # Qwen sometimes stops before writing the closing tag of its last call.
         stop = end if close < 0 else close
         return ("tag", text[start:stop], ""), end if close < 0 else close + len(CLOSE_TAG)
-    if (token := _TEMPLATE_TOKEN.match(text, pos)) is not None:
+    if (token := _TEMPLATE_TOKEN().match(text, pos)) is not None:
         return ("junk", "", TEMPLATE_MARKUP), token.end()
     if text.startswith("```", pos):
         return _fence_segment(text, pos, decoder)
@@ -130,12 +131,12 @@ def _fence_segment(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[Segm
     fenced = _fenced_json(text, pos, decoder)
     if fenced is not None:
         return ("fence", fenced[0], fenced[2]), fenced[1]
-    fence = _FENCE.match(text, pos)
+    fence = _FENCE().match(text, pos)
     if fence is not None:
         if fence.group(1).lower() not in FENCE_LANGS:
             return None
         return ("fence", fence.group(2), ""), fence.end()
-    opening = _FENCE_OPEN.match(text, pos)  # never closed: the model stopped after its call
+    opening = _FENCE_OPEN().match(text, pos)  # never closed: the model stopped after its call
     if opening is None or opening.group(1).lower() not in FENCE_LANGS:
         return None
     return ("fence", text[opening.end() :], UNCLOSED_FENCE), len(text)
@@ -145,7 +146,7 @@ def _fenced_json(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[str, i
     """A fenced block holding one JSON value, read as JSON so that a ```` ``` ```` inside one of
     its strings (a Markdown file's content) does not end the block; None when it is not that.
     A block the model left unclosed at the end of its reply is read to the end."""
-    opening = _FENCE_OPEN.match(text, pos)
+    opening = _FENCE_OPEN().match(text, pos)
     if opening is None or opening.group(1).lower() not in FENCE_LANGS:
         return None
     start = opening.end()
@@ -155,7 +156,7 @@ def _fenced_json(text: str, pos: int, decoder: json.JSONDecoder) -> tuple[str, i
         _, stop = decoder.raw_decode(text, start)
     except ValueError:
         return None
-    closing = _FENCE_CLOSE.match(text, stop)
+    closing = _FENCE_CLOSE().match(text, stop)
     if closing is not None:
         return text[start:stop], closing.end(), ""
     if not text[stop:].strip():
@@ -177,7 +178,7 @@ def _call_object(value: Any) -> dict[str, Any] | None:
 
 def looks_like_call(body: str) -> bool:
     """Whether ``body`` has a call's keys (a name and its arguments), in either quotes."""
-    return _NAME_KEY.search(body) is not None and _ARGUMENTS_KEY.search(body) is not None
+    return _NAME_KEY.search(body) is not None and _ARGUMENTS_KEY().search(body) is not None
 
 
 def _one(kind: str, body: str, offered: frozenset[str]) -> TextCall | TextCalls | None:
@@ -186,7 +187,7 @@ def _one(kind: str, body: str, offered: frozenset[str]) -> TextCall | TextCalls 
         read = loads_lenient(body)
     except ValueError:
         if kind == "tag" or looks_like_call(body):
-            found = _NAME.search(body)
+            found = _NAME().search(body)
             name = found.group(1) if found else ""
             return TextCalls(problem="its arguments are not valid JSON", attempted_name=name)
         return None

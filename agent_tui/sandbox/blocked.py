@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_tui.lazy_regex import lazy_pattern
+
 # A path in quotes, or a bare absolute/home path, on a line that says EROFS.
-_EROFS = re.compile(r"read-only file system", re.IGNORECASE)
-_QUOTED = re.compile(r"""['"`‘’]([^'"`‘’\n]+)['"`‘’]""")
-_BARE = re.compile(r"(?<![\w.])((?:~|/)[^\s:'\"`,)]+)")
+_EROFS = lazy_pattern(r"read-only file system", re.IGNORECASE)
+_QUOTED = lazy_pattern(r"""['"`‘’]([^'"`‘’\n]+)['"`‘’]""")
+_BARE = lazy_pattern(r"(?<![\w.])((?:~|/)[^\s:'\"`,)]+)")
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,8 @@ class Block:
 
 
 def _paths(text: str) -> list[str]:
-    return [m.group(1) for m in _QUOTED.finditer(text)] or [
-        m.group(1) for m in _BARE.finditer(text)
+    return [m.group(1) for m in _QUOTED().finditer(text)] or [
+        m.group(1) for m in _BARE().finditer(text)
     ]
 
 
@@ -50,11 +52,11 @@ def write_blocks(output: str, home: Path | None = None) -> list[Block]:
     found: list[str] = []
     home_text = str(home or Path.home())
     for line in output.splitlines():
-        if not _EROFS.search(line):
+        if not _EROFS().search(line):
             continue
         # The path is the one nearest before the phrase ("bash: line 2: /x: Read-only file
         # system": not /bin/bash), or after it for Python ("…: '/x'").
-        before, _, after = line.partition(_EROFS.search(line).group(0))  # type: ignore[union-attr]
+        before, _, after = line.partition(_EROFS().search(line).group(0))  # type: ignore[union-attr]
         candidates = _paths(before)[::-1] + _paths(after)
         path = next((c for c in candidates if "/" in c or c.startswith("~")), "")
         if not path:

@@ -12,7 +12,6 @@ import atexit
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -162,6 +161,8 @@ class Sandbox:
     def private_tmp(self) -> Path:
         """The session's writable temp dir inside the sandbox (removed at exit)."""
         if self._tmp is None:
+            import tempfile  # here, not at the top: tempfile (+ random) is ~3 ms of a start
+
             self._tmp = Path(tempfile.mkdtemp(prefix="agent-tui-sandbox-tmp-"))
             atexit.register(shutil.rmtree, self._tmp, True)
         return self._tmp
@@ -169,6 +170,8 @@ class Sandbox:
     def _socket_path(self) -> Path:
         # Outside every writable folder: a command cannot replace the socket with its own.
         if self._run_dir is None:
+            import tempfile
+
             self._run_dir = Path(tempfile.mkdtemp(prefix="agent-tui-sandbox-run-"))
             atexit.register(shutil.rmtree, self._run_dir, True)
         self._count += 1

@@ -67,6 +67,8 @@ class MessageLine(NamedTuple):
 
 @dataclass(frozen=True)
 class RewindEntry:
+    """A rewind line: the conversation goes back to its first ``to`` messages."""
+
     to: int
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
-import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.paths import workspace_dir_name
 from agent_tui.safe_read import open_regular, read_bytes
 from agent_tui.sessions.writer import SessionWriter
@@ -27,7 +26,7 @@ logger = logging.getLogger(__name__)
 
 SUFFIX = ".jsonl"
 # An id names a file: nothing that could climb out of the folder (``--resume ../x``) is one.
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_ID = lazy_pattern(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _MESSAGE_LINE = b'{"type":"message"'  # how writer.py starts a message line
 _META_LINE = b'\n{"type":"meta"'  # a /rename (writer.py): the last one in the file wins
 # Caps on what is read of a session file (a FIFO or /dev/zero named *.jsonl must not hang a
@@ -44,11 +43,12 @@ def workspace_key(workspace: Path) -> str:
 
 def new_session_id() -> str:
     """``20261124-065400-3fa2c1``: sorts by start time, unique enough for one user."""
-    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    # os.urandom as secrets.token_hex does (secrets brings random, hmac and hashlib to a start)
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
 
 
 def valid_id(session_id: str) -> bool:
-    return bool(_ID.match(session_id))
+    return bool(_ID().match(session_id))
 
 
 def read_header(path: Path) -> dict[str, Any] | None:

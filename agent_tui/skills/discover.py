@@ -11,12 +11,12 @@ live outside the workspace by design; their files are confined to their own fold
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_tui.errors import ConfigError, ToolError
 from agent_tui.front_matter import parse_front_matter
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import OutsideWorkspace, is_inside, require_inside
 
@@ -25,7 +25,7 @@ USER_SKILL_DIRS = ("~/.agents/skills", "~/.claude/skills")
 SKILL_FILE = "SKILL.md"
 # The Agent Skills specification: 1-64 characters, lowercase letters, digits and single hyphens,
 # matching the folder name; a description of at most 1,024 characters.
-NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+NAME = lazy_pattern(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_SKILL_CHARS = 48_000  # a body or file longer than this is cut with a note
@@ -45,7 +45,7 @@ class Skill:
 def _problem(name: object, description: object, folder: str) -> str | None:
     if not isinstance(name, str) or not name:
         return "no `name` in its front matter"
-    if len(name) > MAX_NAME or not NAME.match(name):
+    if len(name) > MAX_NAME or not NAME().match(name):
         return f"the name {name!r} is not 1-64 lowercase letters, digits and single hyphens"
     if name != folder:
         return f"the name {name!r} differs from its folder name {folder!r}"

@@ -12,16 +12,16 @@ a notice.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_tui.errors import ConfigError
 from agent_tui.front_matter import parse_front_matter
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.safe_read import MAX_TEXT_FILE_BYTES, read_text
 from agent_tui.tools.workspace_paths import inside_workspace
 
-AGENT_NAME = re.compile(r"^[A-Za-z][\w-]{0,63}$")
+AGENT_NAME = lazy_pattern(r"^[A-Za-z][\w-]{0,63}$")
 WORKSPACE_DIRS = (".claude/agents", ".agent/agents")
 RUN_AGENT = "run_agent"
 
@@ -109,7 +109,7 @@ def read_agent_file(path: Path) -> AgentSpec:
         raise ConfigError(f"cannot be read: {exc}", file=str(path)) from exc
     meta, body = parse_front_matter(text, str(path))
     name = str(meta.get("name") or path.name.removesuffix(".md"))
-    if not AGENT_NAME.match(name):
+    if not AGENT_NAME().match(name):
         raise ConfigError(
             f"{name!r} cannot be an agent name (letters, digits, '-', '_')", file=str(path)
         )

@@ -67,6 +67,9 @@ class Confirmation:
 
 @dataclass(frozen=True)
 class Prepared:
+    """What a tool call will do, worked out before it runs: the lines shown, paths and URLs it
+    touches."""
+
     invocation_message: str  # "Reading src/app.py"
     past_tense_message: str  # "Read src/app.py, lines 1–120"
     confirmation: Confirmation | None = None

@@ -41,6 +41,8 @@ _STATUS_NAMES = {
 
 @dataclass
 class Changes:
+    """A repository's changes: its HEAD, and the staged, unstaged and untracked files."""
+
     root: Path
     head: str  # "branch main", "detached HEAD at 1a2b3c4", "branch main, no commits yet"
     staged: list[tuple[str, str]] = field(default_factory=list)  # (status name, path)

@@ -16,6 +16,8 @@ from agent_tui.tools.fs_util import TextFile, diff_block, read_text_for_edit, un
 
 @dataclass(frozen=True)
 class CreatePlan:
+    """A checked create_file call: the path, the new content and the file it overwrites."""
+
     path: Path
     shown: str
     content: str  # with "\n" line endings when overwriting a CRLF file (encode() restores them)

@@ -102,6 +102,8 @@ def _urls(input: dict[str, Any]) -> list[str]:
 
 @dataclass
 class Page:
+    """A fetched response: the final URL, its type, its body (maybe cut) and charset."""
+
     url: str  # after redirects
     mime: str
     body: bytes

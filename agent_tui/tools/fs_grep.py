@@ -22,6 +22,8 @@ MAX_SEARCH_FILE_BYTES = 64 << 20  # larger files count as unreadable (ripgrep is
 
 @dataclass
 class SearchOutcome:
+    """A search's matches, and whether it stopped early or skipped unreadable files."""
+
     matches: list[Match] = field(default_factory=list)
     incomplete: bool = False  # stopped after `collect` matches
     unreadable: int = 0  # files skipped because they could not be read

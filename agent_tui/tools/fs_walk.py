@@ -133,6 +133,8 @@ def _translate(glob: str) -> str:
 
 @dataclass(frozen=True)
 class _Rule:
+    """One .gitignore line as a regex, with its ``!`` and trailing ``/`` flags."""
+
     regex: re.Pattern[str]
     negated: bool
     dir_only: bool

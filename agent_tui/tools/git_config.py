@@ -24,10 +24,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from agent_tui.lazy_regex import lazy_pattern
 
 # Every key that names a program, or a hooks folder (git's canonical names: section and variable
 # lower case, a subsection as written).
@@ -40,7 +42,7 @@ PROGRAM_KEYS = (
 )
 # What the terminal's environment makes harmless: GIT_PAGER/GIT_EDITOR (terminal_process.py),
 # a pipe for output, and hardening_env's overrides.
-_NEUTRALISED = re.compile(r"^(core\.(pager|editor)|pager\..*)$")
+_NEUTRALISED = lazy_pattern(r"^(core\.(pager|editor)|pager\..*)$")
 _ENV_OVERRIDES = (("core.fsmonitor", "false"),)
 _FALSE = {"false", "no", "off", "0", ""}
 _BOOLEAN = _FALSE | {"true", "yes", "on", "1"}
@@ -52,14 +54,14 @@ _MERGING = {"merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "
 # Verbs that show diffs, where textconv and external diff programs run (`git status` does not).
 _DIFFING = {"diff", "log", "show", "blame", "annotate", "grep", "whatchanged", "stash", "difftool",
             "range-diff", "format-patch", "add", "checkout", "reset", "restore", "commit"}  # fmt: skip
-_KEY_VERBS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(r"^(core\.(sshcommand|gitproxy|askpass)|credential\..*|remote\..*|protocol\..*)$"),
+_KEY_VERBS: tuple[tuple[Callable[[], re.Pattern[str]], frozenset[str]], ...] = (
+    (lazy_pattern(r"^(core\.(sshcommand|gitproxy|askpass)|credential\..*|remote\..*|protocol\..*)$"),
      frozenset(_NETWORK)),
-    (re.compile(r"^merge\..*\.driver$"), frozenset(_MERGING)),
-    (re.compile(r"^diff\.(external|.*\.(textconv|command))$"), frozenset(_DIFFING)),
-    (re.compile(r"^(diff|merge)tool\..*$"), frozenset({"difftool", "mergetool"})),
-    (re.compile(r"^sequence\.editor$"), frozenset({"rebase"})),
-    (re.compile(r"^submodule\..*\.update$"), frozenset({"submodule", "pull"})),
+    (lazy_pattern(r"^merge\..*\.driver$"), frozenset(_MERGING)),
+    (lazy_pattern(r"^diff\.(external|.*\.(textconv|command))$"), frozenset(_DIFFING)),
+    (lazy_pattern(r"^(diff|merge)tool\..*$"), frozenset({"difftool", "mergetool"})),
+    (lazy_pattern(r"^sequence\.editor$"), frozenset({"rebase"})),
+    (lazy_pattern(r"^submodule\..*\.update$"), frozenset({"submodule", "pull"})),
 )  # fmt: skip
 # Verbs that run no hook. Any other verb may (commit, merge, push, and `status`, which writes
 # the index and so runs post-index-change).
@@ -207,7 +209,7 @@ def _aliased(verb: str, entries: list[ConfigEntry]) -> str:
 def _concerns(entry: ConfigEntry, verb: str, typed: str, env_hardened: bool) -> bool:
     """Whether ``entry`` would start a program for ``verb`` (``typed`` before aliases; "" = any)."""
     key, value = entry.key, entry.value.strip().lower()
-    if _NEUTRALISED.match(key):
+    if _NEUTRALISED().match(key):
         return False
     if env_hardened and any(key == k for k, _ in _ENV_OVERRIDES):
         return False
@@ -220,7 +222,7 @@ def _concerns(entry: ConfigEntry, verb: str, typed: str, env_hardened: bool) -> 
     if key.startswith("alias."):
         return key == f"alias.{typed.lower()}"
     for pattern, verbs in _KEY_VERBS:
-        if pattern.match(key):
+        if pattern().match(key):
             return not verb or verb in verbs
     return True
 

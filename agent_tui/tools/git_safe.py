@@ -59,6 +59,8 @@ class GitMissing(ToolError):
 
 @dataclass(frozen=True)
 class GitResult:
+    """A git command's exit code and its output."""
+
     code: int
     out: str
     err: str

@@ -79,6 +79,8 @@ class FileChange:
 
 @dataclass
 class PatchPlan:
+    """A checked patch: the change to each file it touches, before anything is written."""
+
     changes: dict[Path, FileChange] = field(default_factory=dict)
 
     def summary(self) -> list[str]:

@@ -47,17 +47,23 @@ class Hunk:
 
 @dataclass
 class AddFile:
+    """A patch's ``*** Add File`` section: the path and the whole content."""
+
     path: str
     content: str
 
 
 @dataclass
 class DeleteFile:
+    """A patch's ``*** Delete File`` section."""
+
     path: str
 
 
 @dataclass
 class UpdateFile:
+    """A patch's ``*** Update File`` section: its hunks and an optional move."""
+
     path: str
     move_to: str | None
     hunks: list[Hunk]

@@ -28,6 +28,8 @@ CHUNK = 1024 * 1024
 
 @dataclass(frozen=True)
 class ReadRequest:
+    """A checked read_file call: the path, its shown name and the lines asked for."""
+
     path: Path
     shown: str
     start: int

@@ -57,6 +57,8 @@ def _lazy_factory(target: str) -> ToolFactory:
 
 @dataclass
 class _Entry:
+    """A registered tool: its manifest, its factory, and the instance once made."""
+
     manifest: Manifest
     factory: ToolFactory
     instance: Tool | None = None

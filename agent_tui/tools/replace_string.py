@@ -26,6 +26,8 @@ _NUMBERED = re.compile(r"^\s*\d+\t", re.MULTILINE)  # read_file's "    12\t" pre
 
 @dataclass(frozen=True)
 class ReplacePlan:
+    """A checked replace_string call: the file, the edits and the text they give."""
+
     path: Path
     shown: str
     original: TextFile

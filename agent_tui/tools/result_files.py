@@ -14,13 +14,13 @@ import itertools
 import json
 import logging
 import os
-import re
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from agent_tui.errors import ConfigError
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.paths import state_dir, workspace_dir_name
 from agent_tui.state_files import private_dir, private_fd, prune_oldest
 from agent_tui.tools.base import ToolResult
@@ -33,7 +33,7 @@ MAX_TOTAL_BYTES = 512 * 1024 * 1024
 MAX_REINDENT_CHARS = 32 * 1024 * 1024  # larger JSON is saved as it came
 LONG_LINE = 2000  # read_file shows at most this much of one line (read_file.MAX_LINE_CHARS)
 _counter = itertools.count(1)
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_UNSAFE = lazy_pattern(r"[^A-Za-z0-9_-]")
 
 
 def max_result_chars(config: Any) -> int:
@@ -127,7 +127,7 @@ def _save(workspace: Path, tool: str, text: str) -> Path:
     folder = private_dir(results_dir(workspace))
     _prune(folder, len(text.encode("utf-8", "surrogatepass")))
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    label = _UNSAFE.sub("_", tool)[:64]
+    label = _UNSAFE().sub("_", tool)[:64]
     path = folder / f"{stamp}-{os.getpid()}-{next(_counter)}-{label}.txt"
     with open(private_fd(path, append=False), "w", encoding="utf-8", errors="replace") as out:
         out.write(text)  # 0600: a tool's output may hold the user's code or data

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -172,6 +171,8 @@ class RunInTerminalTool(BaseTool):
         sandbox, domains = command_sandbox(ctx)
         if sandbox is None and ctx.session.terminal is not None:
             return await run_in_client(ctx.session.terminal, command, shell, cwd, timeout, ctx)
+        import tempfile  # here, not at the top: tempfile (+ random, shutil) is ~5 ms of a start
+
         # Inside the sandbox only its private temp dir is writable: the trap writes there.
         fd, cwd_file = tempfile.mkstemp(
             prefix="agent-tui-cwd-", dir=sandbox.private_tmp() if sandbox else None

@@ -7,7 +7,6 @@ the user let this command out): the sandbox cannot reach a process the editor st
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,8 @@ async def run_in_client(
 ) -> ToolResult:
     """Run ``command`` with ``shell`` in the client's terminal; a ``cd`` persists as it does
     when the tool runs it (the same ``trap`` writes where the command left us)."""
+    import tempfile  # here, not at the top: tempfile (+ random, shutil) is ~5 ms of a start
+
     fd, cwd_file = tempfile.mkstemp(prefix="agent-tui-cwd-")
     os.close(fd)
     script = f"trap 'pwd > \"${CWD_FILE_ENV}\"' EXIT\n{command}" if is_posix(shell) else command

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.paths import state_dir
 from agent_tui.state_files import private_dir, private_fd, prune_oldest
 
@@ -24,13 +25,13 @@ MAX_LOG_BYTES = 64 * 1024 * 1024  # a chatty server must not fill the disk
 MAX_TOTAL_LOG_BYTES = 512 * 1024 * 1024
 
 # CSI / OSC escape sequences (colours, cursor moves, titles): noise to the model, kept in the log.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_ANSI = lazy_pattern(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _log_counter = itertools.count(1)
 
 
 def strip_ansi(text: str) -> str:
     """Remove terminal escape sequences and carriage-return progress redraws."""
-    text = _ANSI.sub("", text)
+    text = _ANSI().sub("", text)
     # "50%\r100%\n" is one line redrawn; keep what was finally shown.
     return re.sub(r"[^\n]*\r(?!\n)", "", text)
 

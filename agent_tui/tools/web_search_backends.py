@@ -11,13 +11,13 @@ makes every field one visible, capped line.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from agent_tui.config import Config
 from agent_tui.errors import ToolError
+from agent_tui.lazy_regex import lazy_pattern
 from agent_tui.text_safety import one_line
 
 BRAVE_URL = "https://api.search.brave.com/res/v1/web/search"
@@ -28,7 +28,7 @@ TITLE_CHARS = 200
 SNIPPET_CHARS = 400
 URL_CHARS = 500
 
-_TAG = re.compile(r"<[^>]{0,200}>")
+_TAG = lazy_pattern(r"<[^>]{0,200}>")
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,8 @@ def max_results(config: Config | None) -> int:
 
 @dataclass(frozen=True)
 class SearchResult:
+    """One web search hit: title, URL and snippet."""
+
     title: str
     url: str
     snippet: str
@@ -103,7 +105,7 @@ def clean(text: Any, limit: int) -> str:
 
     if not isinstance(text, str):
         return ""
-    line = one_line(" ".join(html.unescape(_TAG.sub("", text)).split()))
+    line = one_line(" ".join(html.unescape(_TAG().sub("", text)).split()))
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 

@@ -47,6 +47,8 @@ REQUEST_MARKER = "The user's request this turn is working on (verbatim):\n"
 
 @dataclass(frozen=True)
 class CompactionSettings:
+    """When automatic compaction starts and how many recent turns it keeps verbatim."""
+
     compact_at: float = DEFAULT_COMPACT_AT  # share of the window; 0 turns automatic off
     keep: int = DEFAULT_KEEP  # user turns (in one long turn: rounds) kept verbatim
 

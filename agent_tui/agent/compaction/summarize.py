@@ -18,6 +18,8 @@ TEMPLATE = "compact.md"
 
 @dataclass(frozen=True)
 class Summary:
+    """The model's summary of the compacted messages, with the tokens asking for it cost."""
+
     text: str
     usage: pv.Usage
 

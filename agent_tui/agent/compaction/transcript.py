@@ -16,14 +16,15 @@ import re
 from collections.abc import Sequence
 
 from agent_tui.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agent_tui.lazy_regex import lazy_pattern
 
 MAX_BLOCK_CHARS = 4_000  # one tool input or output: its head and tail say what it was
-_TAG = re.compile(r"<(/?)(user|assistant|tool_call|tool_result|conversation)\b", re.IGNORECASE)
+_TAG = lazy_pattern(r"<(/?)(user|assistant|tool_call|tool_result|conversation)\b", re.IGNORECASE)
 
 
 def _defuse(text: str) -> str:
     """Neutralise our fence tags inside outside text: ``</tool_result>`` -> ``<\u200b/tool_result>``."""
-    return _TAG.sub(lambda m: f"<\u200b{m.group(1)}{m.group(2)}", text)
+    return _TAG().sub(lambda m: f"<\u200b{m.group(1)}{m.group(2)}", text)
 
 
 def _cut(text: str, limit: int) -> str:
