@@ -11,6 +11,7 @@ of a session file, so a resumed session starts without them.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,28 +100,29 @@ def resume(agent: Agent, info: SessionInfo) -> LoadedSession:
     # reader of the conversation, waits for the history, which tells the recorder first).
     history.then(lambda conversation: recorder.written(conversation.messages))
     _file_checkpoints_under_the_session(agent)
-    _restore_todo(agent, loaded)
+    from agent_tui.sessions.timeline import standing  # here: a new session needs none
+
+    stood = standing(loaded)  # the turns as they now stand (rewound ones gone)
+    _restore_todo(agent, loaded, stood.todos)
     # What its earlier runs spent and changed (a fork starts with its parent's: the copy's).
     agent.totals = restore_totals(loaded)
     restore_state(agent, loaded)  # its extra roots and loaded tools, each checked again
     files = agent.deps.checkpoints
     if files is not None:
-        from agent_tui.sessions.timeline import standing  # here: a new session needs none
-
         # The prompts as typed of the turns still in the conversation: a checkpoint of a
         # rewound turn must not lend its text to the prompt now at its index (/rewind's list).
-        files.prompts = standing(loaded).prompts
+        files.prompts = stood.prompts
     return loaded
 
 
-def _restore_todo(agent: Agent, loaded: LoadedSession) -> None:
+def _restore_todo(agent: Agent, loaded: LoadedSession, todos: Sequence[tuple[int, int]]) -> None:
     """The todo list as the turns that still stand left it (one sent in a turn ``/rewind`` cut
     off does not count), and the lists before it, for a later ``/rewind``."""
     from agent_tui import events as ev
     from agent_tui.tools.todo import restore_todo
 
     history = []
-    for count, line in standing(loaded).todos:
+    for count, line in todos:
         for event in loaded.drawable(line, line + 1):  # read back from the file, decoded
             if isinstance(event, ev.TodoUpdated):
                 history.append((count, event.items))
