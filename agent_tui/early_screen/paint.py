@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 # name -> (truecolor RGB, 256-colour index)
@@ -111,14 +112,7 @@ def cells(text: str) -> int:
 
 def cut(text: str, width: int) -> str:
     """The start of ``text`` (control characters made visible) that fits in ``width`` columns."""
-    out: list[str] = []
-    used = 0
-    for char in visible(text):
-        if used + cells(char) > width:
-            break
-        out.append(char)
-        used += cells(char)
-    return "".join(out)
+    return "".join(_fitting(visible(text), width))
 
 
 def pad(text: str, width: int) -> str:
@@ -129,11 +123,16 @@ def pad(text: str, width: int) -> str:
 
 def tail(text: str, width: int) -> str:
     """The end of ``text`` that fits in ``width`` columns."""
+    return "".join(reversed(_fitting(reversed(text), width)))
+
+
+def _fitting(chars: Iterable[str], width: int) -> list[str]:
+    """The characters taken in order while they fit in ``width`` columns."""
     out: list[str] = []
     used = 0
-    for char in reversed(text):
+    for char in chars:
         if used + cells(char) > width:
             break
         out.append(char)
         used += cells(char)
-    return "".join(reversed(out))
+    return out
