@@ -87,8 +87,11 @@ class EarlyScreen:
                 return
             self.state = "closed"
             self._give_back_streams()
-            termios.tcsetattr(self.fd_in, termios.TCSADRAIN, self._attrs)
-            self._write(LEAVE_SCREEN)
+            # A terminal gone meanwhile (hung up): nothing to give back, and the error that
+            # brought us here (this runs from launch's ``finally``) must not be masked.
+            with contextlib.suppress(OSError, termios.error):
+                termios.tcsetattr(self.fd_in, termios.TCSADRAIN, self._attrs)
+                self._write(LEAVE_SCREEN)
         if threading.current_thread() is not self._thread:
             self._stop_reader()
 
