@@ -101,6 +101,8 @@ async def test_running_card_shows_the_last_lines_and_the_elapsed_time(
         ]
         assert card.state.status == "running"
         tail = card.query_one(".tail", Static)
+        # Laid out on the next refresh (its size is 0x0 until then: seen in CI under load).
+        await wait_until(pilot, lambda: tail.size.height > 0, "the tail laid out")
         assert tail.size.height == 5  # the long line is cut to the card's width, not wrapped
         assert tail.size.width < len(long_line)
         (h.workspace / "release").touch()
