@@ -131,6 +131,9 @@ async def test_the_clients_mcp_servers_start_for_the_session(
     from acp.schema import McpServerStdio
 
     ws = new_workspace(tmp_path)
+    # The request waits for the server as long as it takes to start (its imports took over the
+    # default 5 s under load in a run of the suite).
+    (tmp_path / ".agentrc").write_text("[mcp]\nstartup_wait_s = 60\n", encoding="utf-8")
     fake_llm.set_script([{"text": "ok"}])
     server = McpServerStdio(
         name="clock", command=sys.executable, args=["-m", "mcp_server_time"], env=[]
