@@ -350,8 +350,34 @@ class Conversation:
     def from_json(cls, data: list[dict[str, Any]]) -> Conversation:
         return cls([Message.from_dict(m) for m in data])
 
-    def unanswered_tool_uses(self) -> list[ToolUseBlock]:
-        """Tool calls of the last assistant message with no result yet (after a cancel)."""
-        if not self.messages or self.messages[-1].role != "assistant":
-            return []
-        return self.messages[-1].tool_uses
+    def answer_unanswered(self, content: str) -> None:
+        """Give every tool call without a result an error result saying ``content`` (after a
+        cancel: neither API takes a call back without its result)."""
+        answered = {
+            b.tool_use_id
+            for m in self.messages
+            if m.role == "user"
+            for b in m.content
+            if isinstance(b, ToolResultBlock)
+        }
+        missing = [
+            ToolResultBlock(b.id, content, True)
+            for m in self.messages
+            if m.role == "assistant"
+            for b in m.tool_uses
+            if b.id not in answered
+        ]
+        if missing:
+            self.append_user(Message("user", list(missing)))
+
+    def edit_last_inputs(self, edited: dict[str, dict[str, Any]]) -> None:
+        """Put the inputs the user edited (call id -> input) in the last message's calls: the
+        model is shown the input that ran."""
+        message = self.messages[-1]
+        blocks = [
+            ToolUseBlock(b.id, b.name, edited[b.id])
+            if isinstance(b, ToolUseBlock) and b.id in edited
+            else b
+            for b in message.content
+        ]
+        self.replace_last(Message(message.role, blocks))

@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, S
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agent_tui import events as ev
 from agent_tui.agent.assemble import RoundAssembler
@@ -45,7 +45,6 @@ from agent_tui.conversation import (
     ImageBlock,
     Message,
     ToolResultBlock,
-    ToolUseBlock,
     user_text,
 )
 from agent_tui.errors import (
@@ -405,7 +404,7 @@ class Agent:
         checks = ReplyChecks(text_calls_enabled(model.text_tool_calls, model.base_url))
         state = _TurnState(round_limit=self.max_rounds, checks=checks)
         # A conversation cut by /rewind (or loaded) may end on calls without results.
-        self._answer_unanswered()
+        self.conversation.answer_unanswered(CANCELLED_RESULT)
         # The conversation is the one source of every request (see _round); a turn the model
         # never answered (an error or cancel before any output, an empty answer) is undone, so
         # sending the prompt again puts it in the request once.
@@ -425,7 +424,7 @@ class Agent:
             logger.exception("turn failed")
             yield ev.ErrorEvent(f"internal error: {type(exc).__name__}: {exc}")
         finally:
-            self._answer_unanswered()
+            self.conversation.answer_unanswered(CANCELLED_RESULT)
             # A flag, not the messages after the checkpoint: a compaction shortens the list.
             if not state.answered:
                 self.conversation.restore(checkpoint)
@@ -778,39 +777,9 @@ class Agent:
                 if c.id in processor.results
             ]
             if processor.edited:
-                self._record_edited_inputs(processor.edited)
+                self.conversation.edit_last_inputs(processor.edited)
             if blocks:
                 self.conversation.append_user(Message("user", list(blocks)))
-
-    def _record_edited_inputs(self, edited: dict[str, dict[str, Any]]) -> None:
-        """Show the model the input that ran: the user's edit replaces the model's in history."""
-        message = self.conversation.messages[-1]
-        blocks = [
-            ToolUseBlock(b.id, b.name, edited[b.id])
-            if isinstance(b, ToolUseBlock) and b.id in edited
-            else b
-            for b in message.content
-        ]
-        self.conversation.replace_last(Message(message.role, blocks))
-
-    def _answer_unanswered(self) -> None:
-        """Give every tool call without a result a 'cancelled' result (keeps the API happy)."""
-        answered = {
-            b.tool_use_id
-            for m in self.conversation.messages
-            if m.role == "user"
-            for b in m.content
-            if isinstance(b, ToolResultBlock)
-        }
-        missing = [
-            ToolResultBlock(b.id, CANCELLED_RESULT, True)
-            for m in self.conversation.messages
-            if m.role == "assistant"
-            for b in m.tool_uses
-            if b.id not in answered
-        ]
-        if missing:
-            self.conversation.append_user(Message("user", list(missing)))
 
 
 def _error_event(exc: AgentError) -> ev.ErrorEvent:
