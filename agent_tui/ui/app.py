@@ -212,8 +212,8 @@ class AgentApp(App[int]):
         # At once, not scheduled: keys typed while the app started are already queued, and a
         # scheduled focus let them reach the transcript (Textual's first focus), which lost them.
         focus_now(self.prompt_input)
-        self._check_trust()
-        self._take_early_typing()
+        asking_trust = self._check_trust()
+        self._take_early_typing(hold=asking_trust)
         if self.session_start.pick or self.session_start.other is not None:
             self.run_worker(resume_flow.ask_first(self, self.session_start), group="sessions")
         # What the first screen compiled is kept now, not only at exit: a killed session never
@@ -224,10 +224,10 @@ class AgentApp(App[int]):
             return
         self._load_files()
 
-    def _take_early_typing(self) -> None:
+    def _take_early_typing(self, hold: bool) -> None:
         """What was typed on the early screen: its messages sent (the second one queued, as
-        typed during a turn) and the rest left in the prompt. While the trust question is
-        coming, nothing is sent: it all waits in the prompt for the answer."""
+        typed during a turn) and the rest left in the prompt. With ``hold`` (the trust question
+        is coming) nothing is sent: it all waits in the prompt for the answer."""
         typed = self.typed_early
         if typed is None:
             return
@@ -235,10 +235,8 @@ class AgentApp(App[int]):
         if typed.quit:
             self.exit(0)
             return
-        from agent_tui.ui import trust_flow
-
         prompt = self.prompt_input
-        if trust_flow.will_ask(self):
+        if hold:
             prompt.load_text("\n".join([*typed.sent, typed.text]))
         else:
             for text in typed.sent:
@@ -265,10 +263,10 @@ class AgentApp(App[int]):
 
     # ---- workspace trust: the flow lives in ui/trust_flow.py ----------------
 
-    def _check_trust(self) -> None:
+    def _check_trust(self) -> bool:
         from agent_tui.ui import trust_flow
 
-        trust_flow.check_trust(self)
+        return trust_flow.check_trust(self)
 
     async def apply_trust(self, trusted: bool) -> None:
         """Apply the folder's new trust to the running agent and say what changed."""

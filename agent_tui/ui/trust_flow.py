@@ -21,22 +21,18 @@ def trust_answer_here(app: AgentApp) -> bool | None:
     return app.front.trust.answer()
 
 
-def will_ask(app: AgentApp) -> bool:
-    """Whether :func:`check_trust` asks the trust question (nothing held back was answered)."""
-    question = app.front.trust.question()
-    return bool(question.keys or question.mcp_files) and trust_answer_here(app) is None
-
-
-def check_trust(app: AgentApp) -> None:
-    """Ask once whether to trust a folder with trust-gated settings; apply a stored yes."""
+def check_trust(app: AgentApp) -> bool:
+    """Ask once whether to trust a folder with trust-gated settings; apply a stored yes.
+    Returns whether the question is being asked."""
     question = app.front.trust.question()
     if not (question.keys or question.mcp_files):
-        return  # trusted, or nothing of the folder's is held back
+        return False  # trusted, or nothing of the folder's is held back
     answer = trust_answer_here(app)
     if answer is None:
         app.run_worker(ask_trust(app, question), exclusive=True, group="trust")
     elif answer:  # trusted earlier, yet this agent was built untrusted: catch up
         app.run_worker(apply_trust(app, True), group="trust")
+    return answer is None
 
 
 async def ask_trust(app: AgentApp, question: TrustQuestion) -> None:
