@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,11 @@ def state_dir() -> Path:
         ) from None
 
 
-def user_config_path() -> Path:
-    return Path(os.environ.get("AGENT_TUI_USER_CONFIG", Path.home() / ".agentrc"))
+def user_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """``~/.agentrc``, or the file ``AGENT_TUI_USER_CONFIG`` names (``environ``: os.environ)."""
+    env = os.environ if environ is None else environ
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return Path(env.get("AGENT_TUI_USER_CONFIG", home / ".agentrc"))
 
 
 def user_prompts_dir() -> Path:

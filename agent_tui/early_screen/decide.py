@@ -121,8 +121,8 @@ def decide(argv: Sequence[str], environ: Mapping[str, str], ttys: bool) -> tuple
     workspace = workspace_from_flags(argv, Path(os.getcwd()))
     if colours is None or workspace is None or not workspace.is_dir():
         return None
-    home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
-    user_file = Path(environ.get("AGENT_TUI_USER_CONFIG", str(home / ".agentrc")))  # as paths.py
-    if not ui_allows([user_file, workspace / ".agentrc"]):
+    from agent_tui.paths import user_config_path
+
+    if not ui_allows([user_config_path(environ), workspace / ".agentrc"]):
         return None
     return workspace.resolve(), colours
